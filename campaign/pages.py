@@ -113,8 +113,7 @@ from campaign.selectors import (
     entry_battles,
     force_roster,
     history_standing,
-    medics_used_on_the_day,
-    medics_used_today,
+    medics_worked,
     notable_entries,
     revert_blockers,
     timeline_day_counts,
@@ -808,8 +807,9 @@ class MedicsToday:
 
 def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     """The force's medics today, from its roster lines (one more query: what they saved)."""
-    capacity = sum(medical_capacity(line.unit.state) for line in lines)
-    used = medics_used_today(force=force) if capacity else 0
+    units = [line.unit for line in lines]
+    capacity = sum(medical_capacity(unit.state) for unit in units)
+    left = sum(medics_worked([force.pk]).left(force.pk, units).values()) if capacity else 0
     wounded = sorted((line.unit for line in lines if line.needs_medics), key=lambda u: u.pk)
     shaken = sorted(
         (line.unit for line in lines if morale_hits_healable(line.unit.state)), key=lambda u: u.pk
@@ -830,7 +830,7 @@ def medics_today(force: Force, lines: list[RosterLine]) -> MedicsToday:
     idle = "" if capacity or not lines else crews_idle_text([ln.unit for ln in lines], lines[0].now)
     return MedicsToday(
         capacity=capacity,
-        left=max(0, capacity - used),
+        left=left,
         wounded=wounded,
         shaken=shaken,
         idle=idle,
@@ -895,12 +895,14 @@ def medics_left(force_ids: set[int]) -> dict[int, int]:
     if not force_ids:
         return {}
     ready = Unit.objects.filter(force_id__in=force_ids, status=Status.READY)
-    capacity: dict[int, int] = {}
+    crews: dict[int, list[Unit]] = {}
     for unit in ready.select_related("leader"):
-        if hits := medical_capacity(unit.state):
-            capacity[unit.force_id] = capacity.get(unit.force_id, 0) + hits
-    used = medics_used_on_the_day(capacity) if capacity else {}
-    return {pk: max(0, hits - used.get(pk, 0)) for pk, hits in capacity.items()}
+        if medical_capacity(unit.state):
+            crews.setdefault(unit.force_id, []).append(unit)
+    if not crews:
+        return {}
+    worked = medics_worked(crews)
+    return {pk: sum(worked.left(pk, units).values()) for pk, units in crews.items()}
 
 
 def forces_with_medics(force_ids: set[int]) -> set[int]:

@@ -50,7 +50,7 @@ from campaign.models import (
 )
 from campaign.rules.history import HITS_FIELDS, out_cold_text, possessive, sentence
 from campaign.rules.orders import clock_hour
-from campaign.rules.recovery import Passing, time_passes
+from campaign.rules.recovery import Passing, crews_left, medical_capacity, time_passes
 from campaign.rules.state import (
     SNAPSHOT_FIELDS,
     CampaignUnitState,
@@ -662,30 +662,45 @@ def history_standing() -> QuerySet[HistoryEntry]:
     )
 
 
-def medics_used_today(*, force: Force, day: int | None = None) -> int:
-    """Hits the force's Medical crews have already healed today (their capacity is for the
-    whole day: ``campaign.services.recovery.medical_apply``); ``day``: the campaign's own.
-    Work reverted since does not count (`history_standing`)."""
-    worked = history_standing().filter(
-        kind=HistoryEntry.Kind.MEDICAL,
-        unit__force=force,
-        day=force.campaign.day if day is None else day,
-    )
-    return sum(_healed(details) for details in worked.values_list("details", flat=True))
+@dataclass(frozen=True)
+class MedicsWorked:
+    """The Medical crews' work of a campaign day, as its medical entries still standing
+    (`history_standing`) hold it: work reverted since was never done."""
+
+    crews: dict[int, int]
+    """Hits each crew healed, by its pk: its own, whichever force it worked in and whichever
+    unit it treated (an entry's ``crews``, written by `medical_apply`)."""
+    unnamed: dict[int, int]
+    """Hits healed in entries that name no crew (written before entries named them, or
+    imported: unit ids do not travel), by the force the unit treated is in now."""
+
+    def left(self, force_id: int, units: Iterable[Unit]) -> dict[int, int]:
+        """What each of the force's crews (among ``units``, the force's now) may still heal
+        today, by pk (`recovery.crews_left`)."""
+        capacity = {unit.pk: medical_capacity(unit.state) for unit in units}
+        return crews_left(capacity, self.crews, self.unnamed.get(force_id, 0))
 
 
-def medics_used_on_the_day(force_ids: Collection[int]) -> dict[int, int]:
-    """`medics_used_today` of each force among ``force_ids`` that healed any today (each on its
-    campaign's day), in one query."""
+def medics_worked(force_ids: Collection[int], day: int | None = None) -> MedicsWorked:
+    """The Medical crews' work today in the campaigns of the forces among ``force_ids`` (each on
+    its campaign's day; ``day``: that one instead), in one query. A crew's capacity is for the
+    whole day (``campaign.services.recovery.medical_apply``), and goes with it to another
+    force: the work is read by crew, not by the force of the unit treated."""
     worked = history_standing().filter(
         kind=HistoryEntry.Kind.MEDICAL,
-        unit__force_id__in=force_ids,
-        day=F("unit__force__campaign__day"),
+        unit__force__campaign_id__in=Force.objects.filter(pk__in=force_ids).values("campaign_id"),
+        day=F("unit__force__campaign__day") if day is None else day,
     )
-    used: dict[int, int] = {}
+    crews: dict[int, int] = {}
+    unnamed: dict[int, int] = {}
     for force_id, details in worked.values_list("unit__force_id", "details"):
-        used[force_id] = used.get(force_id, 0) + _healed(details)
-    return used
+        named = details.get("crews")
+        if isinstance(named, dict):
+            for pk, hits in named.items():
+                crews[int(pk)] = crews.get(int(pk), 0) + hits
+        else:
+            unnamed[force_id] = unnamed.get(force_id, 0) + _healed(details)
+    return MedicsWorked(crews=crews, unnamed=unnamed)
 
 
 def _healed(details: dict[str, Any]) -> int:

@@ -134,6 +134,9 @@ def _details_export(
     # The forces a move left and joined, by id, which do not travel: a copy's move is undone by
     # moving the unit back (`selectors.undo_refused`).
     found.pop("moved", None)
+    # The crews who did the medics' work, by unit id: the copy's entry counts its work by the
+    # force of the unit treated, as one written before entries named them (`medics_worked`).
+    found.pop("crews", None)
     for key in CHARACTER_DETAILS:
         if _is_pk(found.get(key)) and found[key] in names:
             found[key] = names[found[key]]

@@ -364,6 +364,31 @@ def medical_capacity(state: CampaignUnitState) -> int:
     return max(0, base + MEDICAL_CAPACITY_BY_EQUIPMENT[state.equipment])
 
 
+def crews_left(
+    capacity: Mapping[int, int], worked: Mapping[int, int], unnamed: int = 0
+) -> dict[int, int]:
+    """Hits each of a force's Medical crews may still heal today, by its key: its capacity less
+    what it healed today (``worked``, by crew), never below 0. The day's capacity is the crew's:
+    work it did in another force, or on a unit moved away since, counts against it all the same.
+    ``unnamed``: hits healed today by the force's medics in entries that name no crew (written
+    before entries named them), taken off its crews as `crews_share` would have shared them."""
+    left = {key: max(0, hits - worked.get(key, 0)) for key, hits in capacity.items()}
+    taken = crews_share(left, unnamed)
+    return {key: hits - taken.get(key, 0) for key, hits in left.items()}
+
+
+def crews_share(left: Mapping[int, int], hits: int) -> dict[int, int]:
+    """Which crews heal ``hits``, and how many each, of those that heal any: each crew in the
+    order it was raised (by key) takes all it has ``left`` before the next takes any, so the
+    work of the day is written against fixed crews whoever asks."""
+    share: dict[int, int] = {}
+    for key in sorted(left):
+        if (taken := min(hits, left[key])) > 0:
+            share[key] = taken
+            hits -= taken
+    return share
+
+
 @dataclass(frozen=True)
 class Treatment:
     """What the medics heal on one unit: Casualty hits saved, Morale hits healed."""

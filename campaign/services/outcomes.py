@@ -66,6 +66,7 @@ from campaign.services._record import (
 from campaign.services.notices import notices_after_commit
 from campaign.services.roster import unit_move_problems, unit_zone_refusal
 from units.bucs import Equipment
+from units.models import new_version
 from units.words import given, or_words, value_shown
 
 if TYPE_CHECKING:
@@ -694,7 +695,22 @@ def outcome_revert(
         reverted.append(written)
     if plan.closing:
         reverted += _casualties_given_back_die(units, plan.closing, actor)
+    _crews_redrawn(chosen, units)
     return reverted
+
+
+def _crews_redrawn(entries: Iterable[HistoryEntry], units: Mapping[int, Unit]) -> None:
+    """The crews whose work a reverted medical entry names have their day's work back
+    (`selectors.medics_worked`): a new version token, so their force's page, kept as drawn,
+    is drawn again. The unit treated may be in another force by now; the units written have
+    new tokens already."""
+    crews = {
+        int(pk)
+        for entry in entries
+        if entry.kind == Kind.MEDICAL and isinstance(named := entry.details.get("crews"), dict)
+        for pk in named
+    }
+    Unit.objects.filter(pk__in=crews - set(units)).update(version=new_version())
 
 
 @dataclass(frozen=True)

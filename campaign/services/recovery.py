@@ -18,6 +18,7 @@ from campaign.rules.recovery import (
     Passing,
     Treatment,
     casualties_die,
+    crews_share,
     medical_capacity,
     medical_plan,
     medical_treat,
@@ -32,7 +33,7 @@ from campaign.selectors import (
     campaign_now,
     force_can_edit,
     history_standing,
-    medics_used_today,
+    medics_worked,
     orders_ahead,
 )
 from campaign.services._record import (
@@ -370,10 +371,12 @@ def medical_apply(
     hits with what capacity is left.
 
     Their capacity (docs/campaign.md, "Medical capacity") is for the whole day, Casualty and
-    Morale hits alike: what they healed earlier today counts against it. `allocation` maps unit
-    pks to Casualty hits to save, `morale` to Morale hits to heal (never a unit's last while it
-    is still in the combat zone); with neither, the crews' triage (`recovery.medical_plan`):
-    whole units first, then Casualty hits, then Morale hits, the highest quality first.
+    Morale hits alike: what they healed earlier today counts against it, in this force or
+    another (each entry names the crews who did its work, `recovery.crews_share`).
+    `allocation` maps unit pks to Casualty hits to save, `morale` to Morale hits to heal (never
+    a unit's last while it is still in the combat zone); with neither, the crews' triage
+    (`recovery.medical_plan`): whole units first, then Casualty hits, then Morale hits, the
+    highest quality first.
     """
     if actor is not None and not force_can_edit(force=force, user=actor):
         raise PermissionDenied(f"only {force.owner} or the GM may direct the medics of {force}")
@@ -387,7 +390,8 @@ def medical_apply(
         .order_by("pk")
     )
     capacity = sum(medical_capacity(unit.state) for unit in units)
-    left = capacity - medics_used_today(force=force, day=day)
+    crews = medics_worked([force.pk], day).left(force.pk, units)
+    left = sum(crews.values())
     wounded = {unit.pk: unit.state for unit in units if medical_window_open(unit.state, now)}
     shaken = {unit.pk: unit.state for unit in units if morale_hits_healable(unit.state)}
     by_pk = {unit.pk: unit for unit in units}
@@ -397,7 +401,7 @@ def medical_apply(
         # Its crews that cannot work, and why, else that it has none.
         errors["force"] = [crews_idle_text(units, now) or f"{force} has no ready Medical crew"]
     if allocation is None and morale is None:
-        plan = medical_plan(wounded, max(0, left), shaken)
+        plan = medical_plan(wounded, left, shaken)
     else:
         saved = _chosen(
             errors, "allocation", allocation, wounded, _casualty_room,
@@ -417,7 +421,7 @@ def medical_apply(
         if not errors and chosen > left:
             # Says how far over the choice is, so the GM knows what to take off.
             errors["allocation"] = [
-                f"the crews can heal {left} more hits today, and {chosen} are chosen: "
+                f"the crews can heal {plural(left, 'more hit')} today, and {chosen} are chosen: "
                 f"choose {chosen - left} fewer"
                 if left > 0
                 else "the crews can heal 0 more hits today: their day's work is done, "
@@ -429,6 +433,10 @@ def medical_apply(
     entries: list[HistoryEntry] = []
     for treatment in plan:
         unit = by_pk[treatment.unit]
+        # The crews who did the work, by pk: their day's capacity goes with them (`crews_left`).
+        share = crews_share(crews, treatment.total)
+        for pk, hits in share.items():
+            crews[pk] -= hits
         why = f"Medical crews saved {medics_text(treatment.hits, treatment.morale_hits)}"
         entry = unit_change(
             unit=unit,
@@ -440,6 +448,7 @@ def medical_apply(
                 "saved": treatment.hits,
                 "morale_saved": treatment.morale_hits,
                 "capacity": capacity,
+                "crews": {str(pk): hits for pk, hits in share.items()},
             },
             actor=actor,
         )

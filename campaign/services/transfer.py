@@ -113,6 +113,7 @@ def _details_import(
     by index (``records`` None: the export carried none, so the links stay behind)."""
     found = dict(details)
     found.pop("moved", None)  # forces by id, which do not travel (`transfer._details_export`)
+    found.pop("crews", None)  # units by id, likewise
     for key in CHARACTER_DETAILS:
         if isinstance(found.get(key), str) and found[key] in characters:
             found[key] = characters[found[key]]

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 
 from battles.engine.events import Removal
 from campaign.models import HistoryEntry, Unit
+from campaign.pages import medics_left
 from campaign.rules.bridge import UnitOutcome, damage_apply, outcome_damage
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import (
@@ -19,6 +20,8 @@ from campaign.rules.recovery import (
     awaiting_until,
     casualties_die,
     casualties_found_too_late,
+    crews_left,
+    crews_share,
     days_to_rally,
     hits_to_survive,
     medical_capacity,
@@ -31,14 +34,16 @@ from campaign.rules.recovery import (
 )
 from campaign.rules.state import Status
 from campaign.rules.window import Spared, spared_text, withdrawn_text
-from campaign.selectors import medics_used_today, unit_history_explains
+from campaign.selectors import unit_history_explains
 from campaign.services import (
     calendar_advance,
+    entry_undo,
     medical_apply,
     outcome_apply,
     outcome_revert,
     quick_resolve_run,
     unit_edit,
+    unit_move,
 )
 from campaign.services.engagements import engagement_run
 from campaign.services.orders import clock_advance
@@ -452,13 +457,88 @@ def test_medical_work_reverted_since_does_not_use_up_the_days_capacity(campaign,
     squad = make_unit("1st Squad", quality="elite")
     unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shelled in reserve")
     healed = medical_apply(force=force, morale={squad.pk: 2})
-    assert medics_used_today(force=force) == 2
+    assert medics_left({force.pk}) == {force.pk: 0}
     outcome_revert(entries=healed, reason="the wrong squad")
     squad.refresh_from_db()
-    assert squad.morale_hits == 2 and medics_used_today(force=force) == 0
+    assert squad.morale_hits == 2 and medics_left({force.pk}) == {force.pk: 2}
     medical_apply(force=force, morale={squad.pk: 2})  # the crews never did that work
     squad.refresh_from_db()
-    assert squad.morale_hits == 0 and medics_used_today(force=force) == 2
+    assert squad.morale_hits == 0 and medics_left({force.pk}) == {force.pk: 0}
+
+
+def test_the_days_work_is_shared_among_the_crews_in_the_order_they_were_raised():
+    # Each crew in turn gives all it has left; a crew with none is passed by.
+    assert crews_share({3: 2, 1: 1, 2: 0}, 2) == {1: 1, 3: 1}
+    assert crews_share({1: 1}, 3) == {1: 1}
+    # A crew's work of the day counts against it, never against another crew.
+    assert crews_left({1: 2, 2: 1}, {1: 3, 5: 2}) == {1: 0, 2: 1}
+    # Work no entry says the crews of is taken off the force's crews in that same order.
+    assert crews_left({1: 2, 2: 1}, {}, unnamed=2) == {1: 0, 2: 1}
+
+
+def test_a_crew_moved_to_another_force_brings_only_what_it_has_left_today(
+    wounded, force, enemy, make_unit
+):
+    mech, medic = wounded  # the Aid Post heals 2 a day
+    (save,) = medical_apply(force=force, allocation={mech.pk: 1})
+    station = make_unit("Field Station", quality="green", specialties=("medical",), into=enemy)
+    reserve = make_unit("Reserve", into=enemy)
+    unit_edit(unit=reserve, changes={"morale_hits": 3}, reason="shelled in reserve")
+    moved = unit_move(unit=medic, force=enemy, reason="attached to Blue")
+    # Blue's crews: the Field Station's 1 and the 1 the Aid Post has left of its 2.
+    assert medics_left({force.pk, enemy.pk}) == {enemy.pk: 2}
+    with pytest.raises(ValidationError, match="heal 2 more hits today, and 3 are chosen: choose 1"):
+        medical_apply(force=enemy, morale={reserve.pk: 3})
+    (healed,) = medical_apply(force=enemy, morale={reserve.pk: 2})
+    # Each entry names the crews who did its work, in the order they were raised.
+    assert save.details["crews"] == {str(medic.pk): 1}
+    assert healed.details["crews"] == {str(medic.pk): 1, str(station.pk): 1}
+    # Moved back by an Undo, the Aid Post brings its day's work back with it.
+    entry_undo(entry=moved, reason="it stays with Red")
+    assert medics_left({force.pk, enemy.pk}) == {force.pk: 0, enemy.pk: 0}
+    with pytest.raises(ValidationError, match="can heal 0 more hits today"):
+        medical_apply(force=force, allocation={mech.pk: 1})
+
+
+def test_a_unit_moved_out_after_the_medics_treated_it_leaves_their_day_used(
+    wounded, campaign, force, enemy, make_unit
+):
+    mech, _ = wounded
+    squad = make_unit("Reserve")
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shelled in reserve")
+    medical_apply(force=force, allocation={mech.pk: 2})
+    moved = unit_move(unit=mech, force=enemy, reason="handed to Blue")
+    assert medics_left({force.pk}) == {force.pk: 0}
+    with pytest.raises(ValidationError, match="can heal 0 more hits today"):
+        medical_apply(force=force, morale={squad.pk: 1})
+    entry_undo(entry=moved, reason="it stays with Red")
+    assert medics_left({force.pk}) == {force.pk: 0}
+    # The next day the crew heals its whole capacity again.
+    calendar_advance(campaign=campaign, days=1)
+    assert medics_left({force.pk}) == {force.pk: 2}
+
+
+def test_work_reverted_gives_its_crew_the_capacity_back_in_whichever_force_it_is(
+    wounded, force, enemy
+):
+    mech, medic = wounded
+    work = medical_apply(force=force, allocation={mech.pk: 2})
+    unit_move(unit=medic, force=enemy, reason="attached to Blue")
+    assert medics_left({force.pk, enemy.pk}) == {enemy.pk: 0}
+    outcome_revert(entries=work, reason="no crew went")
+    assert medics_left({force.pk, enemy.pk}) == {enemy.pk: 2}
+
+
+def test_work_written_before_entries_named_their_crews_counts_by_the_unit_treated(
+    wounded, force, enemy
+):
+    mech, _ = wounded
+    (save,) = medical_apply(force=force, allocation={mech.pk: 2})
+    del save.details["crews"]
+    save.save()
+    assert medics_left({force.pk}) == {force.pk: 0}
+    unit_move(unit=mech, force=enemy, reason="handed to Blue")
+    assert medics_left({force.pk}) == {force.pk: 2}
 
 
 def test_a_closing_window_counts_no_save_reverted_since(wounded, campaign, force):

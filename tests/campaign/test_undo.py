@@ -8,8 +8,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaign.models import Campaign, HistoryEntry, Leader
+from campaign.pages import medics_left
 from campaign.rules.bridge import UnitOutcome
-from campaign.selectors import entries_undone, medics_used_today, undo_offered
+from campaign.selectors import entries_undone, undo_offered
 from campaign.services import (
     calendar_advance,
     campaign_update,
@@ -107,12 +108,12 @@ def test_an_undone_save_gives_back_the_hits_and_the_medics_day(campaign, make_un
     mech.refresh_from_db()
     was = mech.state.to_json()
     (save,) = medical_apply(force=force, reason="field hospital")
-    assert medics_used_today(force=force) == 2
+    assert medics_left({force.pk}) == {force.pk: 0}
     undo = entry_undo(entry=save, reason="no crew went", actor=cast.gm)
     mech.refresh_from_db()
     assert mech.state.to_json() == was and mech.casualty_hits == 2
     assert undo.text.startswith("no crew went: the medics' work of day 1 is undone")
-    assert medics_used_today(force=force) == 0  # the crews may save them again today
+    assert medics_left({force.pk}) == {force.pk: 2}  # the crews may save them again today
 
 
 def test_an_undone_training_and_rally_give_back_the_step_and_the_days_rally(

@@ -16,7 +16,7 @@ from campaign.pages import Attention, medics_deadline, rally_when, rallying_text
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.recovery import days_to_rally, medical_window_closes
 from campaign.selectors import campaign_now
-from campaign.services import calendar_advance, unit_create, unit_edit
+from campaign.services import calendar_advance, outcome_revert, unit_create, unit_edit, unit_move
 from campaign.table_forms import TRAINING_HELP
 from tests.web.campaign_world import login
 
@@ -363,6 +363,23 @@ def test_an_allocation_beyond_the_crews_or_of_nothing_is_refused_and_nothing_is_
     assert nothing.status_code == 200 and "Choose at least one hit to heal" in nothing.text
     assert (_fresh(first).casualty_hits, _fresh(second).casualty_hits) == (2, 1)
     assert not HistoryEntry.objects.filter(kind=HistoryEntry.Kind.MEDICAL).exists()
+
+
+def test_a_crew_moved_to_another_force_shows_there_what_it_has_left_today(client, world, wounded):
+    medics, first, _ = wounded
+    gm = world.users["gm"]
+    login(client, world, "gm")
+    answer = client.post(_url("medical", world, world.force.pk), {"how": "triage"})
+    client.get(answer["Location"])  # its message read: the pages after it are kept as drawn
+    assert _fresh(first).casualty_hits == 0  # the crew's 2 of the day
+    unit_move(unit=medics, force=world.enemy, reason="attached to Blue", actor=gm)
+    enemy_page = _url("force", world, world.enemy.pk)
+    said = "The Medical crews can save <strong>0</strong> more hits today (of 2)."
+    assert said in client.get(enemy_page).text
+    # The work undone, the crew has its day back, wherever the unit it treated is.
+    outcome_revert(entries=[first.history.last()], reason="no crew went", actor=gm)
+    said = "The Medical crews can save <strong>2</strong> more hits today (of 2)."
+    assert said in client.get(enemy_page).text
 
 
 def test_without_a_medical_crew_the_button_is_disabled_with_the_reason(client, world):
