@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from battles.jsontext import read_json
 from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
+from campaign.pages import medics_left
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
@@ -23,6 +24,7 @@ from campaign.services import (
     campaign_update,
     force_edit,
     force_import,
+    medical_apply,
     membership_set,
     outcome_apply,
     outcome_revert,
@@ -104,6 +106,25 @@ def test_a_unit_moved_to_another_force_survives_export_and_import(played, force,
     assert undo_refused(moved.history.latest("pk")) == (
         "a move to another force is undone by moving the unit back"
     )
+
+
+def test_the_medics_work_of_the_day_survives_export_and_import_by_the_unit_treated(
+    played, force, make_unit
+):
+    make_unit("Aid Post", specialties=("infantry", "medical"))  # 2 hits a day
+    reserve = make_unit("Reserve")
+    unit_edit(unit=reserve, changes={"morale_hits": 2}, reason="shelled in reserve")
+    (healed,) = medical_apply(force=force, morale={reserve.pk: 2})
+    assert set(healed.details["crews"].values()) == {2}
+    exported = json.loads(json.dumps(campaign_export(campaign=played)))
+    exported["campaign"]["name"] = "Op. Test, healed"
+    imported = campaign_import(data=exported)
+    # The crews are named by unit id, which does not travel: the copy's work counts by the
+    # force of the unit treated, and leaves its crew nothing more today all the same.
+    copy_of = HistoryEntry.objects.get(unit__force__campaign=imported, kind="medical")
+    assert "crews" not in copy_of.details
+    red = imported.forces.get(name=force.name)
+    assert medics_left({force.pk, red.pk}) == {force.pk: 0, red.pk: 0}
 
 
 def test_the_export_names_users_and_cards_not_database_ids(played):
