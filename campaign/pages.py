@@ -112,6 +112,7 @@ from campaign.selectors import (
     entries_undone,
     entry_battles,
     force_roster,
+    forces_left_since,
     history_standing,
     medics_worked,
     notable_entries,
@@ -1991,6 +1992,9 @@ class Change:
     lines: tuple[str, ...] = ()
     """What it did to the unit, a sentence per history entry, as the unit's history tells it
     (`entry_line`); none for a table of field values alone."""
+    fought_for: Force | None = None
+    """The force it fought for, when it has moved to another since (`changes_fought_for`):
+    its row names both."""
 
     @property
     def destroyed(self) -> bool:
@@ -2059,6 +2063,19 @@ def changes(
             lines.append(entry_line(entry, now))
         found.append(Change(unit, before, after, tuple(lines)))
     return found
+
+
+def changes_fought_for(found: list[Change], entries: Iterable[HistoryEntry]) -> list[Change]:
+    """An outcome's changes (``found``, from the ``entries`` it wrote), each unit moved to
+    another force since with the force it fought for (`selectors.forces_left_since`), as the
+    battle's sides were when it was fought."""
+    left = forces_left_since(entries)
+    return [
+        replace(change, fought_for=force)
+        if (force := left.get(change.unit.pk)) is not None and force.pk != change.unit.force_id
+        else change
+        for change in found
+    ]
 
 
 @dataclass(frozen=True)

@@ -703,6 +703,25 @@ def medics_worked(force_ids: Collection[int], day: int | None = None) -> MedicsW
     return MedicsWorked(crews=crews, unnamed=unnamed)
 
 
+def forces_left_since(entries: Iterable[HistoryEntry]) -> dict[int, Force]:
+    """The force each unit of ``entries`` was in when they were written, by unit pk, for the
+    units moved to another force since: the force the first move after them left (a move that
+    still stands and keeps its forces, `HistoryEntry.moved`; one undone moved nothing)."""
+    first: dict[int, int] = {}
+    for entry in entries:
+        first[entry.unit_id] = min(first.get(entry.unit_id, entry.pk), entry.pk)
+    moves = history_standing().filter(
+        unit_id__in=first, kind=HistoryEntry.Kind.GM_EDIT, details__has_key="moved"
+    )
+    left: dict[int, int] = {}
+    for move in moves.order_by("pk"):
+        moved = move.moved
+        if move.pk > first[move.unit_id] and moved is not None and move.unit_id not in left:
+            left[move.unit_id] = moved.get("from", 0)
+    forces = Force.objects.in_bulk(set(left.values()))
+    return {pk: forces[force] for pk, force in left.items() if force in forces}
+
+
 def _healed(details: dict[str, Any]) -> int:
     """Hits one medical entry healed: Casualty hits saved and Morale hits healed."""
     return details.get("saved", 0) + details.get("morale_saved", 0)

@@ -57,6 +57,7 @@ from campaign.pages import (
     battle_winner,
     battles_holding,
     changes,
+    changes_fought_for,
     fog_notice,
     force_colour,
     orders_going_in,
@@ -520,9 +521,9 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         # the outcome did is in each unit's history: a member reads it for the forces they see
         # in full, as on the rosters, their own first.
         entries = outcome_entries(campaign_battle=cb)
-        context["changes"], context["changes_hidden"] = changes_for_reader(
-            viewer, changes(entries_changes(entries), entries)
-        )
+        # Each unit under the force it fought for, and the one it is in now if it moved since.
+        found = changes_fought_for(changes(entries_changes(entries), entries), entries)
+        context["changes"], context["changes_hidden"] = changes_for_reader(viewer, found)
         if viewer.manages:
             fought = (c.unit for c in context["changes"])
             context.update(fought_medics_due(viewer.campaign, fought))

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from campaign.models import HistoryEntry
 from campaign.selectors import applied_changes
-from campaign.services import leader_attach, unit_create, unit_edit
+from campaign.services import entry_undo, leader_attach, unit_create, unit_edit, unit_move
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -70,6 +70,27 @@ def test_what_an_outcome_changed_stays_as_it_was_whatever_befalls_the_units_afte
 
 def _changed_units(response) -> list[str]:
     return [c.unit.name for c in response.context["changes"]]
+
+
+def _changes_row(page, name):
+    """The head of a unit's row in the table of what the outcome changed."""
+    table = page.split('<table class="changes')[1].split("</table>")[0]
+    return table.split(f">{name}</a>")[1].split("</th>")[0]
+
+
+def test_a_unit_moved_since_is_under_the_force_it_fought_for_and_the_one_it_is_in_now(
+    client, world
+):
+    gm = world.users["gm"]
+    moved = unit_move(unit=world.unit, force=world.enemy, reason="detached", actor=gm)
+    page = login(client, world, "gm").get(_url("battle", world, world.engine_battle.pk)).text
+    row = _changes_row(page, world.unit.name)
+    assert '<span class="small">Red Company, now in Blue Battalion</span>' in row
+    # Moved back by its Undo, it is where it fought again.
+    entry_undo(entry=moved, reason="it stays", actor=gm)
+    page = client.get(_url("battle", world, world.engine_battle.pk)).text
+    row = _changes_row(page, world.unit.name)
+    assert '<span class="small">Red Company</span>' in row
 
 
 def test_a_player_reads_their_own_units_first_marked_as_theirs(client, world):
