@@ -10,8 +10,7 @@ toward a point?), so policies never duplicate the rules. Whatever it returns, th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from . import geometry
 from .cards import UnitCard
@@ -37,9 +36,13 @@ class Commander(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class UnitInfo:
-    """A unit as a side sees it."""
+class UnitInfo(NamedTuple):
+    """A unit as a side sees it.
+
+    A named tuple rather than a frozen dataclass: a view builds one at every change to a unit
+    its side sees, and a frozen dataclass sets each field through ``object.__setattr__``,
+    several times the cost of the rest of building it (from source).
+    """
 
     id: str
     """Unit id."""

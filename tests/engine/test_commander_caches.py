@@ -57,6 +57,23 @@ def test_a_view_hands_back_the_same_info_while_a_unit_stands_and_a_new_one_when_
     assert seen["rifles"].order is None and moved["rifles"].order is not None
 
 
+def test_a_unit_s_info_is_a_named_tuple_built_in_one_step_and_never_changed():
+    # A view builds an info at every change to a unit its side sees: a frozen dataclass would
+    # set each field through object.__setattr__, several times the cost of the rest.
+    b = battle(scenario(*_sides()))
+    info = next(u for u in BattleView(b, "blue").own_units() if u.id == "mech")
+    assert isinstance(info, tuple) and info.position == (4, 8) and info.hits == 2
+    try:
+        info.hits = 1  # type: ignore[misc]
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("a unit's info changed in place")
+    hit = info._replace(hits=1)
+    assert hit != info and hit.hits == 1 and info.hits == 2
+    assert hit._replace(hits=2) == info
+
+
 def test_the_scenario_s_tables_agree_with_the_cards():
     blue, red = _sides()
     b = battle(scenario(blue, red))
