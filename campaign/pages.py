@@ -921,11 +921,11 @@ class ForceSummary:
     units: int
     ready: int
     version: int
+    """The sum of its units' version tokens (``units.models.Versioned``): it changes with any
+    saved change to a unit, which is also when a unit's history gains an entry."""
     destroyed: int = 0
     """Of its ``units``, those destroyed: still on its roster and in its story, no longer
     fighting."""
-    """The sum of its units' version tokens (``units.models.Versioned``): it changes with any
-    saved change to a unit, which is also when a unit's history gains an entry."""
     held: int = 0
     """Of its ``ready`` units, those still in a battle whose outcome is not applied
     (`selectors.engaged_battles`): they go into no other fight until it is."""
@@ -947,8 +947,9 @@ def units_count_text(units: int, destroyed: int) -> str:
 def force_summaries(campaign: Campaign) -> list[ForceSummary]:
     """Each force with its unit counts: what a player may always see of another force (of its
     ready units, how many a battle not yet applied holds is part of its roster)."""
+    engaged = list(engaged_battles(campaign=campaign))
     counts = {
-        row["force_id"]: (row["units"], row["ready"], row["version"], row["destroyed"])
+        row["force_id"]: (row["units"], row["ready"], row["version"], row["destroyed"], row["held"])
         for row in Unit.objects.filter(force__campaign=campaign)
         .values("force_id")
         .annotate(
@@ -956,24 +957,12 @@ def force_summaries(campaign: Campaign) -> list[ForceSummary]:
             ready=Count("id", filter=Q(status=Status.READY)),
             version=Sum("version"),
             destroyed=Count("id", filter=Q(status=Status.DESTROYED)),
+            held=Count("id", filter=Q(status=Status.READY, pk__in=engaged)),
         )
         .order_by()
     }
-    engaged = engaged_battles(campaign=campaign)
-    held = (
-        dict(
-            Unit.objects.filter(pk__in=list(engaged), status=Status.READY)
-            .values_list("force_id")
-            .annotate(Count("id"))
-            .order_by()
-        )
-        if engaged
-        else {}
-    )
     forces = campaign.forces.select_related("owner").order_by("name")
-    return [
-        ForceSummary(f, *counts.get(f.pk, (0, 0, 0, 0)), held=held.get(f.pk, 0)) for f in forces
-    ]
+    return [ForceSummary(f, *counts.get(f.pk, (0, 0, 0, 0, 0))) for f in forces]
 
 
 @dataclass(frozen=True)

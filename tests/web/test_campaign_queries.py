@@ -26,8 +26,9 @@ pytestmark = pytest.mark.django_db
 PAGES = {
     # The GM's tools list the invitations waiting; a first visit, the latest entries; the quick
     # resolve names the units it leaves out (how many are ready, then those out of action);
-    # hits awaiting the medics of a force with no crew to work, its crews out of action.
-    "dashboard": (lambda w: [], 24),
+    # hits awaiting the medics of a force with no crew to work, its crews out of action; the
+    # battles not applied yet, whose ready units the forces table counts as held.
+    "dashboard": (lambda w: [], 25),
     # its window: the days with something, their lines counted, and the group's changes in it;
     # the forces and units it may be narrowed to
     "timeline": (lambda w: [], 16),

@@ -30,7 +30,7 @@ def test_a_big_campaigns_dashboard_lists_no_unit_for_the_quick_resolve(
 ):
     fill_companies(world, count)
     login(client, world, "gm")
-    with django_assert_max_num_queries(24), rows_read() as rows:
+    with django_assert_max_num_queries(25), rows_read() as rows:
         response = client.get(reverse("campaign:dashboard", args=[world.campaign.pk]))
     assert response.status_code == 200
     assert rows[0] < 150, rows[0]
