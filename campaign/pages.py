@@ -2022,9 +2022,20 @@ class Change:
             ("Quality", b.quality.label, a.quality.label, b.quality != a.quality),
             ("Status", b.status.label, a.status.label, b.status != a.status),
             ("Skill lost", str(b.skill_lost), str(a.skill_lost), b.skill_lost != a.skill_lost),
-            ("Experience", str(b.experience), str(a.experience), b.experience != a.experience),
+            (
+                "Experience",
+                _experience(b),
+                _experience(a),
+                not a.destroyed and _experience(b) != _experience(a),
+            ),
             ("Leader", _leader(b), _leader(a), b.leader != a.leader),
         ]
+
+
+def _experience(state: CampaignUnitState) -> str:
+    # A destroyed unit's experience counts towards nothing: a dash, as its page gives its
+    # hits, and no change to read in the row that tells it destroyed.
+    return "—" if state.destroyed else str(state.experience)
 
 
 def _leader(state: CampaignUnitState) -> str:

@@ -515,6 +515,9 @@ def test_a_unit_its_dead_destroy_is_told_no_experience_it_has_left(client, world
     (line,) = _lines_of(review, unit)
     assert "4 Casualty hits not saved within 24 hours die; was destroyed" in line
     assert "experience point" not in line
+    # Its table row gives its experience as a dash, not "1 → 0", as the rest of its page does.
+    experience = '<td data-label="Experience" class="unchanged"><span class="small">—</span></td>'
+    assert experience in review.text
     client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes", "reviewed_at": 23})
     unit = Unit.objects.get(pk=unit.pk)
     assert unit.status == "destroyed"
