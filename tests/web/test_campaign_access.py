@@ -337,7 +337,7 @@ SECRETS = {
     "vane": (", led by Capt. Vane",),
     "npc": ("Sgt. Ferris",),
     "both": ("Race to the bridge", "Skirmish in the orchard"),
-    "all": ("seed 106", "commanded by Old Guard"),
+    "all": ("seed <code>106</code>", "commanded by Old Guard"),
     "battle": ("seed <code>12</code>", "rules, seed 12)", '"seed":12'),
 }  # fmt: skip
 """What the table records about each force's units (the Orders and the GM's notes on them, its

@@ -80,7 +80,7 @@ def test_an_engagement_shows_of_a_unit_seen_in_summary_its_name_and_totals_only(
     assert blue and all('<td class="small">Not shown</td>' in row for row in blue)
     for hidden in ("Maj. Greaves", "Establish Beachhead", "outside its specialties",
                    "Blue Pickets' leader", "Blue Pickets takes a", "Blue Pickets is destroyed",
-                   "Blue Pickets retreats", "Special Forces", "seed 106"):  # fmt: skip
+                   "Blue Pickets retreats", "Special Forces", "seed <code>106</code>"):  # fmt: skip
         assert hidden not in page, hidden
     # The rival hid: their Hide check (drawn from their side) by its total, the watch whole.
     surprise = page.split('id="surprise">')[1].split("</p>")[0]
@@ -91,7 +91,11 @@ def test_an_engagement_shows_of_a_unit_seen_in_summary_its_name_and_totals_only(
     assert "Blue Pickets' leader" in page and "Lt. Rowan" not in page
     assert all("Not shown" in row for row in _rows(page, "Red Scouts"))
     page = _engagement_page(client, world, "gm")
-    assert "seed 106" in page and "Lt. Rowan" in page and "Maj. Greaves" in page
+    assert "Lt. Rowan" in page and "Maj. Greaves" in page
+    # Its seed under "About this record", with what it is for, as a battle's report says it.
+    about = page.split("<summary>About this record</summary>", 1)[1].split("</details>", 1)[0]
+    assert "Rolled from seed <code>106</code>: the same seed and set-up roll the same" in about
+    assert "seed" not in page.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
     assert "Not shown" not in page and 'id="lineup-seen"' not in page
     # A spectator reads that it was fought, between whom, and who won, in a spectator's words.
     page = _engagement_page(client, world, "spectator")
