@@ -1095,7 +1095,11 @@ class CampaignLine:
     role: str
     """gm, co_gm, player or spectator (`campaign_role`)."""
     waiting: list[str]
-    """Sentences: battles awaiting the GM's review, units needing attention, what changed."""
+    """What the member can do there, a phrase each: for the GMs the battles awaiting their
+    review; units needing attention, what changed."""
+    told: tuple[str, ...] = ()
+    """Sentences that ask nothing of the member: for a player, their units held in a battle
+    awaiting the GM's review, the GM's to do."""
 
     @property
     def role_label(self) -> str:
@@ -1125,19 +1129,7 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
             needs = "needs" if len(attention) == 1 else "need"
             waiting.append(f"{plural(len(attention), 'unit')}{whose} {needs} attention")
             waiting += waiting_on_the_medics(attention)
-        if own and not manages:
-            # The GM's review is the GM's to do; a player is told their units wait on it.
-            held = [
-                unit
-                for h in units_held_in_battles(campaign, own)
-                if h.battle.state == CampaignBattle.State.AWAITING
-                for unit in h.units
-            ]
-            if held:
-                battles = "a battle" if len(held) == 1 else "battles"
-                waiting.append(
-                    f"{plural(len(held), 'unit')} of yours in {battles} awaiting the GM's review"
-                )
+        told = held_for_review_text(campaign, own) if own and not manages else ()
         seen = (
             campaign.gm_last_visit_at
             if role == "gm"
@@ -1149,8 +1141,25 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
             news = HistoryEntry.objects.filter(unit__force_id__in=own, created_at__gt=seen).count()
             if news:
                 waiting.append(f"{plural(news, 'change')} to your units since your last visit")
-        lines.append(CampaignLine(campaign, role, waiting))
+        lines.append(CampaignLine(campaign, role, waiting, told))
     return lines
+
+
+def held_for_review_text(campaign: Campaign, own: set[int]) -> tuple[str, ...]:
+    """A player's units held in battles awaiting the GM's review, in a sentence: the review
+    is the GM's to do, but "Nothing" alone would leave them wondering why their units are
+    shown as they went in ("2 units of yours are in a battle awaiting the GM's review.")."""
+    held = [
+        h
+        for h in units_held_in_battles(campaign, own)
+        if h.battle.state == CampaignBattle.State.AWAITING
+    ]
+    units = sum(len(h.units) for h in held)
+    if not units:
+        return ()
+    are = "is" if units == 1 else "are"
+    battles = "a battle" if len(held) == 1 else "battles"
+    return (f"{plural(units, 'unit')} of yours {are} in {battles} awaiting the GM's review.",)
 
 
 ON_THE_MEDICS_NAMED = 3

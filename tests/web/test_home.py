@@ -65,7 +65,7 @@ def test_a_player_sees_only_their_own_units_and_what_changed_since_their_last_vi
     _all_fresh(world)
     login(client, world, "player")
     client.get(reverse("campaign:dashboard", args=[world.campaign.pk]))  # the last visit
-    assert _waiting(client.get(reverse("home")).text) == "Nothing"
+    assert "awaiting the GM" not in _waiting(client.get(reverse("home")).text)
     unit_edit(unit=Unit.objects.get(pk=world.enemy_unit.pk), changes={"status": "retreated"},
               reason="routed", actor=gm)  # fmt: skip
     assert _waiting(client.get(reverse("home")).text) == "Nothing"  # not theirs
@@ -83,13 +83,14 @@ def test_a_player_sees_only_their_own_units_and_what_changed_since_their_last_vi
 
 def test_a_player_is_told_their_units_wait_on_the_gms_review_of_a_battle(client, world):  # noqa: F811
     """The review is the GM's to do, but a player whose units it holds waits on it: "Nothing"
-    would leave them wondering why their squad is shown as it went in."""
+    would leave them wondering why their squad is shown as it went in. It is told as news,
+    not listed as a thing waiting for them to do."""
     _all_fresh(world)
     login(client, world, "player")
     client.get(reverse("campaign:dashboard", args=[world.campaign.pk]))  # the last visit
     waiting = _waiting(client.get(reverse("home")).text)
-    said = "1 unit of yours in a battle awaiting the GM&#x27;s review"
-    assert waiting == f'<ul class="waiting"><li>{said}</li></ul>'
+    said = "1 unit of yours is in a battle awaiting the GM&#x27;s review."
+    assert waiting == f'Nothing<p class="small told">{said}</p>'
     campaign_battle_apply(campaign_battle=world.table_battle, actor=world.users["gm"])
     assert "awaiting the GM" not in _waiting(client.get(reverse("home")).text)
 
