@@ -63,7 +63,7 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
 from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
-from campaign.rules.experience import earned_said, threshold
+from campaign.rules.experience import earned_said, earned_standing, threshold
 from campaign.rules.history import (
     experience_has_text,
     experience_text,
@@ -2423,8 +2423,18 @@ def entry_line(entry: HistoryEntry, unit: dict[str, Any]) -> str:
     if entry.kind == HistoryEntry.Kind.REVERT:
         why, what = revert_words(entry, unit)
     else:
-        why, what = without_repeats(*entry_words(entry, unit))
+        why, what = told_together(entry, *without_repeats(*entry_words(entry, unit)))
     return history_sentence(why, what)
+
+
+def told_together(entry: HistoryEntry, why: str, what: str) -> tuple[str, str]:
+    """An entry's reason and what it did, an experience entry's in one sentence
+    (`earned_standing`): "earned 1 experience point, and now has 1 of the 2 …", not "earned 1
+    experience point: has 1 of the 2 …". A notice lists what it did apart, and reads them
+    as they are."""
+    if entry.kind == HistoryEntry.Kind.EXPERIENCE:
+        return earned_standing(why, what)
+    return why, what
 
 
 def history_sentence(why: str, what: str) -> str:
@@ -2689,7 +2699,7 @@ def unit_story_lines(page: StoryPage):
             # The name opens the line: an engagement named by its units ("engagement, Squad 1
             # against Iron Wolf") starts with a capital there, as its line on the timeline does.
             lead = lead[:1].upper() + lead[1:]
-        why, what = without_repeats(why, what)
+        why, what = told_together(entry, *without_repeats(why, what))
         lines.append(
             StoryLine(
                 entry=entry,
@@ -2841,6 +2851,7 @@ def _entry_event(
         # Told as the unit's history tells it (`unit_story_lines`), a fight's working left
         # for its page: a line here says what happened.
         why, what = without_repeats(*entry_words(entry, carrying.get(entry.pk, {})))
+        why, what = told_together(entry, why, what)
         # A check's summary starts with the unit that made it: once named, not twice.
         why = without_maker(entry, without_working(entry.kind, entry.details, why))
         text = unit_event(label, history_sentence(why, what))

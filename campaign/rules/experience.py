@@ -191,6 +191,31 @@ def earned_said(why: str) -> str:
     return gain
 
 
+GAIN_SAID = re.compile(
+    r"(?P<gain>(?:.*: )?earned [\d,]+ experience points?)(?:, but there is (?P<held>.+))?",
+    re.DOTALL,
+)
+"""An experience entry's reason as `earned_said` says it, without a step up (on a unit's page,
+without the fight's name, its link)."""
+
+
+def earned_standing(said: str, has: str) -> tuple[str, str]:
+    """An experience entry's reason as a page says it (`earned_said`) and what the points
+    leave the unit (`history.experience_text`, "has 1 of the 2 …") in one plain sentence, as a
+    GM would write it: "Ford: earned 1 experience point, and now has 1 of the 2 experience
+    points it needs to rise to Inexperienced"; held back, "Ford: earned 2 experience points,
+    but is held at 1 of the 2 …, as there is no step up while it is broken (retreated in poor
+    order)". Returned as (reason, "") then; any other pair (a step up, more than the points)
+    as it is."""
+    gain = GAIN_SAID.fullmatch(said)
+    if gain is None or not has.startswith("has ") or "; " in has:
+        return said, has
+    if gain["held"]:
+        held = has.removeprefix("has ")
+        return f"{gain['gain']}, but is held at {held}, as there is {gain['held']}", ""
+    return f"{gain['gain']}, and now {has}", ""
+
+
 class TrainingError(ValueError):
     """Training cannot raise this unit."""
 

@@ -251,11 +251,12 @@ def test_a_broken_survivor_has_its_points_in_history_and_no_step_up(campaign, ma
     # Each says what the unit has after, whether the points changed it or not.
     for unit in (fresh, seasoned):
         line = entry_line(gains[unit], unit.state.to_json())
-        # What the fight gave and where the unit stands toward its next step, plainly.
+        # What the fight gave and where the unit stands toward its next step, plainly, in
+        # one sentence a GM would write, not "…(retreated in poor order): has 1 of the 2 …".
         assert line == (
-            "Mill: earned 2 experience points, but there is no step up while it is broken "
-            "(retreated in poor order): has 1 of the 2 experience points it needs to rise to "
-            "Inexperienced"
+            "Mill: earned 2 experience points, but is held at 1 of the 2 experience points it "
+            "needs to rise to Inexperienced, as there is no step up while it is broken "
+            "(retreated in poor order)"
         ), line
     # Reverted, each says what the unit has after too: given back, or kept where it stood.
     reverted = outcome_revert(entries=[gains[fresh], gains[seasoned]], reason="wrong report")
@@ -270,7 +271,7 @@ def test_a_broken_survivor_has_its_points_in_history_and_no_step_up(campaign, ma
 
 def test_it_tells_a_step_held_back_saved_in_the_old_words_with_one_colon(campaign, make_unit):
     # An entry saved when a colon stood before why the step was held back reads as one
-    # written now: the fight's name and what it did to the unit are the only colons.
+    # written now: the fight's name is the only colon.
     squad = make_unit("1st Squad", quality="green")
     [entry] = outcome_apply(
         campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 0)}, reason="Mill"
@@ -282,8 +283,8 @@ def test_it_tells_a_step_held_back_saved_in_the_old_words_with_one_colon(campaig
     entry.save()
     line = entry_line(entry, {"experience": 1})
     assert line == (
-        "Mill: earned 2 experience points, but there is no step up while it is broken "
-        "(retreated in poor order): has 1 experience point"
+        "Mill: earned 2 experience points, but is held at 1 experience point, as there is no "
+        "step up while it is broken (retreated in poor order)"
     ), line
     assert told_why(
         "Ford; the step up to Experienced from that battle is withdrawn: no step back up in the "
@@ -612,3 +613,20 @@ def test_fights_whose_hits_die_each_in_their_own_24_hours_end_the_unit_as_entere
             ), (quality, experience, order)  # fmt: skip
             compared += 1
     assert compared > 400 and partly > 100
+
+
+def test_it_tells_what_a_fight_earned_and_what_the_unit_now_has_in_one_sentence(
+    campaign, make_unit
+):
+    # "Mill: earned 1 experience point: has 1 of the 2 …" read as two notes; a GM writes it
+    # as one sentence, the numbers kept.
+    squad = make_unit("1st Squad", quality="green")
+    [entry] = outcome_apply(
+        campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 0)}, reason="Mill"
+    )[-1:]
+    squad.refresh_from_db()
+    assert entry.kind == HistoryEntry.Kind.EXPERIENCE
+    assert entry_line(entry, squad.state.to_json()) == (
+        "Mill: earned 1 experience point, and now has 1 of the 2 experience points it needs to "
+        "rise to Inexperienced"
+    )
