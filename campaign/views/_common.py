@@ -13,6 +13,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeData
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -146,6 +148,16 @@ def form_invalid(
     if request.htmx:
         return render(request, f"{template}#{partial}", context)
     return render(request, template, context, status=400)
+
+
+def return_path(request: HttpRequest, pk: int) -> str:
+    """The page of campaign ``pk`` a GM came from to do something on the way (``next``, a
+    revert refused until a unit's change is undone), to go back to once it is done: a path on
+    this site, inside the campaign, never an address elsewhere; "" for none."""
+    path = request.POST.get("next") or request.GET.get("next") or ""
+    home = reverse("campaign:dashboard", args=[pk])
+    safe = url_has_allowed_host_and_scheme(path, allowed_hosts=None)
+    return path if safe and path.startswith(home) else ""
 
 
 def base_context(viewer: Viewer, **extra: Any) -> dict[str, Any]:

@@ -130,6 +130,7 @@ from campaign.views._common import (
     base_context,
     form_action,
     form_invalid,
+    return_path,
     said_on_top,
     sent_already,
 )
@@ -675,12 +676,13 @@ def unit_undo_view(request: HttpRequest, pk: int, unit_pk: int, entry_pk: int) -
         raise Http404("no such entry in the unit's history")
     entry.unit = unit
     url = reverse("campaign:unit", args=[pk, unit.pk])
+    back_to = return_path(request, pk)  # the revert its change refused, when it came from one
     this = undone_name(entry.undo_kind, entry.day)
     named = history_sentence(this, "")  # "The GM's correction of day 3"
     if HistoryEntry.objects.filter(reverts=entry).exists():
         # Sent twice (a double click, a page drawn before): the first Undo is the answer.
         messages.info(request, f"{named} is undone already; nothing changed.")
-        return redirect(url)
+        return redirect(back_to or url)
     form = UndoForm(request.POST if request.method == "POST" else None)
     context = {"unit": unit, "force": unit.force, "back_url": url}
     # What the Undo itself would refuse (`pages.undo_blocked`), said before any button.
@@ -695,7 +697,7 @@ def unit_undo_view(request: HttpRequest, pk: int, unit_pk: int, entry_pk: int) -
         else:
             said = "is undone" if done is not None else "is undone already; nothing changed"
             messages.success(request, f"{named} {said}.")
-            return redirect(url)
+            return redirect(back_to or url)
     if refusal:
         # Nothing to confirm: the Undo would refuse it.
         title = f"{named} cannot be undone"
@@ -719,7 +721,8 @@ def unit_undo_view(request: HttpRequest, pk: int, unit_pk: int, entry_pk: int) -
             "before, in a new history entry; the entry undone stays, struck through.",
             note=f"{unit.name} goes {back}." if (back := undo_text(entry)) else "",
             confirm_url=reverse("campaign:unit-undo", args=[pk, unit.pk, entry.pk]),
-            confirm_label=f"Undo {this}", **context,
+            confirm_label=f"Undo {this}", hidden=[("next", back_to)] if back_to else [],
+            **context,
         ),
         status=200 if request.method == "GET" else 400,
     )  # fmt: skip

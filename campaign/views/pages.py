@@ -125,7 +125,7 @@ from campaign.services.orders import (
 )
 from campaign.services.roster import still_playing, unit_remove_refusal, unit_zone_refusal
 from campaign.table_forms import QuickResolveForm, UnitTrainForm, order_under_way_text
-from campaign.views._common import base_context
+from campaign.views._common import base_context, return_path
 from config.pagecache import cached_page, row_key
 from units.bucs import Equipment, Quality
 
@@ -581,7 +581,10 @@ def unit_detail(request: HttpRequest, pk: int, unit_pk: int) -> HttpResponse:
         # GM to add you" — and nothing of the unit, not even its force's name.
         return render(request, "campaign/unit_in_summary.html", base_context(viewer), status=403)
     before = clean_cursor(request.GET.get("before"))
-    return render(request, "campaign/unit.html", unit_context(viewer, unit, before))
+    context = unit_context(viewer, unit, before)
+    # Come from a revert its change refused: its Undo goes back there once done.
+    context["back_to"] = return_path(request, pk)
+    return render(request, "campaign/unit.html", context)
 
 
 @login_required

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from urllib.parse import quote
 
 import pytest
 from django.urls import reverse
@@ -393,14 +394,16 @@ def test_a_revert_refusal_leads_to_the_page_of_each_unit_it_names(client, world)
     entries = HistoryEntry.objects.filter(pk__in=battle.applied_entries)
     unit = next(e.unit for e in entries if "in_combat_zone" in e.after)
     unit_edit(unit=unit, changes={"in_combat_zone": False}, reason="a sniper", actor=gm)
-    link = f'<a href="{_url("unit", world, unit.pk)}">Go to {possessive(unit.name)} page</a>'
+    back = f"?next={quote(_url('battle-revert', world, battle.pk), safe='')}"  # once undone
+    link = f'<a href="{_url("unit", world, unit.pk)}{back}">Go to {possessive(unit.name)} page</a>'
     page = html.unescape(client.get(_url("battle-revert", world, battle.pk)).text)
     assert "has changed since" in page and page.count(link) == 1
 
     record, ours = _engagement(world)
     ours = Unit.objects.get(pk=ours.pk)
     unit_edit(unit=ours, changes={"experience": _another_count(ours)}, reason="drill", actor=gm)
-    link = f'<a href="{_url("unit", world, ours.pk)}">Go to {possessive(ours.name)} page</a>'
+    back = f"?next={quote(_url('engagement', world, record.pk), safe='')}"
+    link = f'<a href="{_url("unit", world, ours.pk)}{back}">Go to {possessive(ours.name)} page</a>'
     page = html.unescape(client.get(_url("engagement", world, record.pk)).text)
     assert "has changed since" in page and page.count(link) == 1
 
@@ -426,3 +429,33 @@ def test_a_reverted_table_battle_offers_to_enter_its_result_again(client, world)
     client.post(_url("battle-revert", world, engine.pk), {"reason": "wrong map"})
     page = client.get(_url("battle", world, engine.pk)).text
     assert "outcome is undone" in page and record not in page
+
+
+def test_an_undo_done_from_a_refused_revert_brings_the_gm_back_to_the_revert(client, world):
+    """The refusal sends the GM to the unit's page to undo its change: once undone, the GM is
+    back at the battle's revert, not left on the unit's page to find the battle again."""
+    login(client, world, "gm")
+    battle = world.table_battle
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    battle.refresh_from_db()
+    entries = HistoryEntry.objects.filter(pk__in=battle.applied_entries)
+    unit = next(e.unit for e in entries if "in_combat_zone" in e.after)
+    unit_edit(unit=unit, changes={"in_combat_zone": False}, reason="a sniper",
+              actor=world.users["gm"])  # fmt: skip
+    revert = _url("battle-revert", world, battle.pk)
+    refused = client.get(revert).text
+    to_unit = f"{_url('unit', world, unit.pk)}?next={quote(revert, safe='')}"
+    assert f'<a href="{to_unit}">Go to' in refused
+    page = client.get(to_unit).text
+    correction = unit.history.latest("pk")
+    undo = _url("unit-undo", world, unit.pk, correction.pk)
+    assert f'href="{undo}?next={quote(revert, safe="")}"' in page
+    confirm = client.get(f"{undo}?next={revert}").text
+    assert f'<input type="hidden" name="next" value="{revert}">' in confirm
+    # A next that leads off the campaign is not followed.
+    assert 'name="next"' not in client.get(f"{undo}?next=https://example.com/").text
+    elsewhere = client.get(f"{_url('unit', world, unit.pk)}?next=//example.com/").text
+    assert f'href="{undo}"' in elsewhere and "example.com" not in elsewhere
+    done = client.post(undo, {"confirm": "yes", "reason": "no sniper", "next": revert})
+    assert done.status_code == 302 and done["Location"] == revert
+    assert "Revert these changes" in client.get(revert).text
