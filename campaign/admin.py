@@ -40,8 +40,9 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 class CampaignAddsForm(forms.ModelForm):
-    """A force or a membership added on its own admin page: refused past what its campaign
-    holds (`campaign_full`), as the campaign's own pages refuse one."""
+    """A force or a membership added on its own admin page, or moved there into another
+    campaign: refused past what that campaign holds (`campaign_full`), as the campaign's own
+    pages refuse one."""
 
     holds = ""
     """What it adds, a key of `CAMPAIGN_HOLDS`."""
@@ -49,7 +50,8 @@ class CampaignAddsForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         campaign = data.get("campaign")
-        adding = self.instance.pk is None and campaign is not None
+        joining = self.instance.pk is None or "campaign" in self.changed_data
+        adding = joining and campaign is not None
         if adding and (full := campaign_full(campaign, self.holds)):
             raise ValidationError(full)
         return data

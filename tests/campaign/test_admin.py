@@ -14,7 +14,7 @@ from campaign.models import Force, HistoryEntry, Membership, Unit
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.state import Status
 from campaign.rules.values import MAX_FORCES_PER_CAMPAIGN, MAX_MEMBERS_PER_CAMPAIGN
-from campaign.services import outcome_apply, quick_resolve_run
+from campaign.services import campaign_create, outcome_apply, quick_resolve_run
 
 MODELS = (
     "campaign",
@@ -186,6 +186,23 @@ def test_the_admin_refuses_forces_added_together_past_the_most(admin_client, cam
     )
     assert said in refused.content.decode()
     assert campaign.forces.count() == MAX_FORCES_PER_CAMPAIGN - 1
+
+
+def test_the_admin_refuses_a_force_moved_into_a_campaign_past_the_most(
+    admin_client, campaign, cast
+):
+    elsewhere = campaign_create(name="Op. Elsewhere", gm=cast.gm, ruleset=campaign.ruleset)
+    moving = Force.objects.create(campaign=elsewhere, owner=cast.gm, name="Wanderers")
+    _fill_forces(campaign, MAX_FORCES_PER_CAMPAIGN)
+    url = reverse("admin:campaign_force_change", args=[moving.pk])
+    data = _form_values(admin_client.get(url).content.decode())
+    data["campaign"] = str(campaign.pk)
+    refused = admin_client.post(url, data)
+    assert refused.status_code == 200
+    said = f"Op. Test already has {MAX_FORCES_PER_CAMPAIGN} forces, the most a campaign may have"
+    assert said in refused.content.decode()
+    moving.refresh_from_db()
+    assert moving.campaign == elsewhere
 
 
 def _form_values(html: str) -> dict[str, str]:
