@@ -41,7 +41,11 @@ from campaign.models import (
 from campaign.rules.history import plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
-from campaign.rules.values import MAX_FORCES_PER_CAMPAIGN, MAX_PENDING_INVITATIONS
+from campaign.rules.values import (
+    MAX_FORCES_PER_CAMPAIGN,
+    MAX_MEMBERS_PER_CAMPAIGN,
+    MAX_PENDING_INVITATIONS,
+)
 from campaign.selectors import campaigns_for_user, invitee_key, invitee_keys, with_holdings
 from campaign.services._record import (
     campaign_full,
@@ -423,6 +427,12 @@ def campaign_import(
         user = c.user("campaign.gm", named_gm) if keep_members else None
         people[named_gm] = (user, Membership.Role.CO_GM)
     people.update({name: found for name, found in members.items() if name != gm_name})
+    if keep_members and len(people) > MAX_MEMBERS_PER_CAMPAIGN:
+        # The file's members fit (`check_members`), but its GM, who runs this copy no longer,
+        # is one more.
+        most = MAX_MEMBERS_PER_CAMPAIGN
+        c.error("campaign.members", f"holds {len(people)} members with {named_gm}, the file's "
+                f"GM, a co-GM here; a campaign holds at most {most}")  # fmt: skip
     playing = {gm_name} | {
         name for name, (_, role) in people.items() if role != Membership.Role.SPECTATOR
     }

@@ -10,6 +10,7 @@ import json
 import uuid
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -86,6 +87,30 @@ def test_an_export_past_what_a_campaign_holds_is_refused_whole_by_its_paths(play
     assert said["forces"] == ["holds 51 forces; a campaign holds at most 50"]
     assert said["campaign.members"] == ["holds 101 members; a campaign holds at most 100"]
     assert said["characters"] == ["holds 501 characters; a campaign holds at most 500"]
+    assert _all_counts() == before
+
+
+def test_members_kept_with_the_files_gm_as_a_co_gm_past_what_a_campaign_holds_are_refused(
+    played,
+):
+    # The file's GM is no member there: run here by someone else, they become one more.
+    data = copy.deepcopy(campaign_export(campaign=played))
+    members = data["campaign"]["members"]
+    User = get_user_model()
+    User.objects.bulk_create(
+        User(username=f"onlooker-{n}") for n in range(len(members), MAX_MEMBERS_PER_CAMPAIGN)
+    )
+    members += [
+        {"user": f"onlooker-{n}", "role": "spectator"}
+        for n in range(len(members), MAX_MEMBERS_PER_CAMPAIGN)
+    ]
+    before = _all_counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data, gm=User.objects.create_user("newcomer"), keep_members=True)
+    assert refused.value.message_dict["campaign.members"] == [
+        f"holds {MAX_MEMBERS_PER_CAMPAIGN + 1} members with {data['campaign']['gm']}, the file's "
+        f"GM, a co-GM here; a campaign holds at most {MAX_MEMBERS_PER_CAMPAIGN}"
+    ]
     assert _all_counts() == before
 
 
