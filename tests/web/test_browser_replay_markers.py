@@ -2,7 +2,7 @@
 (``--marker-scale``), in a real Chromium.
 
 A tap names a unit anywhere on its circle as drawn, and close markers are spread apart by the
-circles as drawn (``drawnRadius`` in replay.js): measured by their inches, a tap on the outer
+circles as drawn (``drawnRadius`` in map-markers.js): measured by their inches, a tap on the outer
 ring of a big unit's circle named the small unit beside it, and two markers left alone by their
 inches lay over each other by more than the quarter the replay allows. Screenshots go to
 test-artifacts/browser/ (``replay-markers-*``).
@@ -23,7 +23,7 @@ DESKTOP = {"width": 1280, "height": 900}
 
 CONTACT = 0.75
 """How far apart the replay draws two markers on the same ground, as a share of their radii
-summed (``CONTACT`` in replay.js)."""
+summed (``CONTACT`` in map-markers.js)."""
 
 SCALE = 1.3
 """How much larger a phone draws a marker than its inches (``--marker-scale``)."""

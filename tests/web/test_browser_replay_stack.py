@@ -3,7 +3,7 @@
 The demo's Battle of the Crossroads ends with Tiger One (Size 3) and Old Faithful (Size 4)
 on the same spot of the crossroads. The scenario lists Tiger One first, so the map drew Old
 Faithful over it: the tank was hidden whole, and a tap on it named Old Faithful. The replay
-draws the two apart enough to see each, its number and all (``spreadMarkers`` in replay.js),
+draws the two apart enough to see each, its number and all (``spreadMarkers`` in map-markers.js),
 the smaller over the bigger (``battles.table.drawing_order``), and a tap names either.
 Screenshots go to test-artifacts/browser/ (``replay-stack-*``).
 """

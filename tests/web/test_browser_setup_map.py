@@ -266,19 +266,20 @@ ON_A_MARK = """([x, y]) => !!document.elementFromPoint(x, y).closest('.deploy-un
 def test_a_press_beside_a_small_unit_on_the_set_up_map_picks_it_on_a_phone(
     lantern, page_for, live_server
 ):
-    """A Size 1 unit's mark is about 9 px across on a 360 px phone, smaller than a fingertip: a
-    press within 12 px of its centre (a 24 px target, as the replay's units) picks it, though it
-    misses the mark: it takes the focus, so the arrow keys move it, and a drag from there moves
-    it as far as the pointer went. A press without a drag leaves it where it stood."""
+    """A Size 1 unit's mark is about 14 px across on a 360 px phone (drawn 1.3 times its
+    inches), smaller than a fingertip: a press within 12 px of its centre (a 24 px target, as
+    the replay's units) picks it, though it misses the mark: it takes the focus, so the arrow
+    keys move it, and a drag from there moves it as far as the pointer went. A press without a
+    drag leaves it where it stood."""
     gm = page_for("gm")
     gm.set_viewport_size({"width": 360, "height": 780})
     gm.goto(f"{live_server.url}/campaigns/{lantern.pk}/battles/new/?scenario=crossroads")
     mark = gm.locator(".deploy-unit[aria-label^='1st Squad (']")
     mark.scroll_into_view_if_needed()
     box = mark.locator("circle").bounding_box()
-    assert box["width"] < 12, box  # a Size 1 mark, well under a 24 px target
+    assert box["width"] < 16, box  # a Size 1 mark, well under a 24 px target
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    beside = (x + 9, y)
+    beside = (x + 10, y)
     assert not gm.evaluate(ON_A_MARK, list(beside))
     before = typed(gm, "1st Squad")
 
@@ -294,10 +295,10 @@ def test_a_press_beside_a_small_unit_on_the_set_up_map_picks_it_on_a_phone(
     # Dragged from beside it: it moves as far as the pointer, onto the half-inch grid.
     start = typed(gm, "1st Squad")
     to = screen_point(gm, start[0] + 1, start[1] - 1)
-    gm.mouse.move(x + 9, screen_point(gm, *start)[1])
+    gm.mouse.move(x + 10, screen_point(gm, *start)[1])
     gm.mouse.down()
-    gm.mouse.move(to[0] + 9 - 4, to[1] - 4, steps=4)
-    gm.mouse.move(to[0] + 9, to[1], steps=2)
+    gm.mouse.move(to[0] + 10 - 4, to[1] - 4, steps=4)
+    gm.mouse.move(to[0] + 10, to[1], steps=2)
     gm.mouse.up()
     expect(gm.locator(".deploy-status")).to_have_text(
         f"1st Squad at {start[0] + 1:g}, {start[1] - 1:g}."

@@ -11,6 +11,7 @@ import pytest
 from tests.web.node import ROOT, needs_node, node_call
 
 REPLAY_JS = ROOT / "battles/static/battles/replay.js"
+MAP_MARKERS_JS = ROOT / "battles/static/battles/map-markers.js"
 
 
 @pytest.fixture(autouse=True)
@@ -91,7 +92,7 @@ def test_a_place_name_a_unit_stands_on_or_is_named_over_is_faded():
 
 
 def _spread(markers):
-    return node_call(REPLAY_JS, "spreadMarkers", markers)
+    return node_call(MAP_MARKERS_JS, "spreadMarkers", markers)
 
 
 def test_a_marker_drawn_on_another_is_moved_off_it_until_both_are_seen():

@@ -5,16 +5,14 @@
  * report in (the battle page swaps the report in when the battle finishes).
  *
  * A frame carries only the units and buildings that changed; expand() rebuilds every frame's
- * full state once, so stepping back is as cheap as stepping forward.
+ * full state once, so stepping back is as cheap as stepping forward. The markers are spread
+ * and tapped by the shared battles/map-markers.js and battles/map-tap.js, loaded first.
  */
 (function () {
   "use strict";
 
   var SVG = "http://www.w3.org/2000/svg";
   var PLAY_MS = 900;
-  // How far apart two markers on the same ground are drawn, as a share of their radii summed
-  // (spreadMarkers).
-  var CONTACT = 0.75;
 
   function expand(data) {
     var units = {};
@@ -40,19 +38,6 @@
   // "1 of 1 Hit", "2 of 3 Hits": the card's Hits, counted.
   function hitsWord(hits) {
     return hits + (hits === 1 ? " Hit" : " Hits");
-  }
-
-  // How much larger than its inches the map draws a unit's marker: the stylesheet's
-  // --marker-scale (1.3 on a phone), read once for each frame drawn (Replay.show).
-  function markerScale(svg) {
-    return parseFloat(getComputedStyle(svg).getPropertyValue("--marker-scale")) || 1;
-  }
-
-  // A unit's marker's radius as drawn, in the map's inches: its Size's (battles.table's
-  // unit_radius) at the marker scale of the frame drawn. Markers are spread, named and tapped
-  // by this radius, the circle seen, not by the smaller one of its inches.
-  function drawnRadius(info, scale) {
-    return (info.r || 0) * scale;
   }
 
   function Replay(box, data) {
@@ -178,7 +163,7 @@
     // A phone turned on its side, or a window widened, may draw the markers at another scale:
     // the frame is drawn again, spread and tapped as now seen.
     window.addEventListener("resize", function () {
-      if (markerScale(self.svg) !== self.scale) { self.show(self.index); }
+      if (mapMarkers.markerScale(self.svg) !== self.scale) { self.show(self.index); }
     });
     // A unit reached with Tab shows its name (on a phone too): place it clear of the rest.
     this.svg.addEventListener("focusin", function () { self.declutter(); });
@@ -246,7 +231,7 @@
       var at = drawnAt[id];
       var info = data.units[id];
       if (!at || !info || !info.r) { return; }
-      drawn.push({ id: id, x: at[0], y: at[1], r: drawnRadius(info, scale) });
+      drawn.push({ id: id, x: at[0], y: at[1], r: mapMarkers.drawnRadius(info, scale) });
     });
     return mapTap.nearestUnit({ x: at.x, y: at.y }, drawn, mapTap.reachIn(this.svg));
   };
@@ -360,7 +345,7 @@
     var data = this.data;
     var self = this;
     this.index = index;
-    this.scale = markerScale(this.svg);
+    this.scale = mapMarkers.markerScale(this.svg);
     this.drawnAt = drawnPlaces(state, data, this.scale);
     Object.keys(state.units).forEach(function (id) {
       var node = self.unitNodes[id];
@@ -422,38 +407,6 @@
     if (typeof opening === "string") { this.say(opening); }
   };
 
-  // Where each marker is drawn, in the map's inches: where its unit stands, unless it lies
-  // over more than a quarter of a marker drawn before it (the units of an assault in contact
-  // share ground: the demo's Tiger One ended hidden whole under Old Faithful). Then it is drawn
-  // moved straight off that marker's centre (to the right, if on it) until their centres are
-  // three quarters of their radii apart: each unit's circle and number are seen, a finger
-  // reaches each, and the two still touch. A unit out of the battle (faded) moves nobody and
-  // is not moved. markers: [{x, y, r, faint}] in the order drawn; gives [[x, y]...] alike.
-  function spreadMarkers(markers) {
-    var placed = [];
-    return markers.map(function (m) {
-      var x = m.x, y = m.y;
-      if (!m.faint) {
-        for (var pass = 0; pass < 3; pass++) {
-          var moved = false;
-          placed.forEach(function (p) {
-            var reach = CONTACT * (m.r + p.r);
-            var dx = x - p.x, dy = y - p.y;
-            var d = Math.sqrt(dx * dx + dy * dy);
-            if (d >= reach - 1e-9) { return; }
-            if (d < 1e-6) { dx = 1; dy = 0; d = 1; }
-            x = p.x + dx / d * reach;
-            y = p.y + dy / d * reach;
-            moved = true;
-          });
-          if (!moved) { break; }
-        }
-        placed.push({ x: x, y: y, r: m.r });
-      }
-      return [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000];
-    });
-  }
-
   // Each unit seen at a frame, by id: where its marker is drawn (spreadMarkers, by the radii
   // drawn at `scale`), in the order the page draws them (battles.table.drawing_order: the
   // biggest first).
@@ -463,9 +416,9 @@
       return u[0] !== null && data.units[id];
     });
     ids.sort(function (a, b) { return (data.units[b].size || 0) - (data.units[a].size || 0); });
-    var places = spreadMarkers(ids.map(function (id) {
+    var places = mapMarkers.spreadMarkers(ids.map(function (id) {
       var u = state.units[id];
-      return { x: u[0], y: u[1], r: drawnRadius(data.units[id], scale), faint: u[4] !== 0 };
+      return { x: u[0], y: u[1], r: mapMarkers.drawnRadius(data.units[id], scale), faint: u[4] !== 0 };
     }));
     var drawn = {};
     ids.forEach(function (id, i) { drawn[id] = places[i]; });
@@ -522,7 +475,7 @@
       var at = (node.getAttribute("transform") || "").match(/translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/);
       if (!at) { return; }
       shown.push({ node: node, x: parseFloat(at[1]), y: parseFloat(at[2]), r: info.r || 0,
-                   drawn: drawnRadius(info, scale) });
+                   drawn: mapMarkers.drawnRadius(info, scale) });
     });
     var first = function (u) { return u.node.classList.contains("active") || u.node.classList.contains("selected") ? 0 : 1; };
     shown.sort(function (a, b) { return first(a) - first(b); });
@@ -613,7 +566,7 @@
 
   if (typeof document === "undefined") {
     // Loaded outside a browser (the tests run the placement with fixed boxes): nothing to start.
-    module.exports = { placeUnitLabels: placeUnitLabels, spreadMarkers: spreadMarkers };
+    module.exports = { placeUnitLabels: placeUnitLabels };
     return;
   }
   document.addEventListener("DOMContentLoaded", function () { start(document); });

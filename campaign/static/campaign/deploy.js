@@ -4,7 +4,9 @@
  * replay's choice, battles/map-tap.js, loaded first) and dragged, or moved with the arrow keys, in
  * half-inch steps, and snap onto a deployment spot of their side when dropped near one; Enter or
  * Space on a unit takes the keyboard to its x box in the table. The
- * numeric table follows the map and the map follows the table. Every move is checked by the
+ * numeric table follows the map and the map follows the table; close units are drawn spread
+ * apart as the replay draws them (battles/map-markers.js), while the table keeps their
+ * positions as entered. Every move is checked by the
  * server with the engine's own validator (the set-up's check URL); a position it refuses
  * (outside the side's deployment zone, in terrain or a building the unit may not stand in, off
  * the table) is undone on the spot and the reason shown beside the unit. Without JavaScript the table does it all.
@@ -34,6 +36,8 @@
     this.serial = 0;
     this.checkable = null;
     this.ready = Promise.resolve();
+    this.scale = mapMarkers.markerScale(this.svg);
+    this.drawnAt = {};
     var self = this;
     this.bindMap();
     this.box.querySelectorAll("[data-deploy-unit]").forEach(function (mark) {
@@ -55,6 +59,12 @@
       if (input) { input.addEventListener("change", function () { self.check(null, null); }); }
     });
     if (this.summaryLines().length) { this.baseline(); }
+    this.spread(null);
+    // A phone turned on its side, or a window widened, may draw the markers at another scale:
+    // they are spread again as now seen.
+    window.addEventListener("resize", function () {
+      if (mapMarkers.markerScale(self.svg) !== self.scale) { self.spread(null); }
+    });
   }
 
   Deployment.prototype.input = function (pk, name) {
@@ -76,6 +86,8 @@
     return isFinite(x) && isFinite(y) ? { x: x, y: y } : null;
   };
 
+  // Unit `pk` drawn at `at` (table inches; null: not on the map), and every placed unit's marker
+  // spread again round it.
   Deployment.prototype.draw = function (pk, at) {
     var mark = this.mark(pk);
     if (!mark) { return; }
@@ -83,9 +95,36 @@
     mark.setAttribute("class", "deploy-unit side-" + side + (at && side >= 0 ? "" : " unplaced"));
     var key = this.box.querySelector('[data-deploy-key="' + pk + '"]');
     if (key) { key.classList.toggle("unplaced", !(at && side >= 0)); }
-    if (at) {
-      mark.setAttribute("transform", "translate(" + text(at.x) + " " + text(this.height - at.y) + ")");
-    }
+    this.spread(at ? { pk: pk, at: at } : null);
+  };
+
+  // Each placed unit's marker drawn where the table puts it (`moving`, {pk, at}: a unit being
+  // dragged, where the drag has it), spread as the replay spreads close markers
+  // (mapMarkers.spreadMarkers) by the circles as drawn at the marker scale now, in the order
+  // drawn. Only the drawing moves: the table keeps each position as entered.
+  Deployment.prototype.spread = function (moving) {
+    var self = this;
+    var height = this.height;
+    var scale = mapMarkers.markerScale(this.svg);
+    var marks = [];
+    var markers = [];
+    this.box.querySelectorAll("[data-deploy-unit]").forEach(function (mark) {
+      var pk = mark.getAttribute("data-deploy-unit");
+      var at = moving && moving.pk === pk ? moving.at : self.position(pk);
+      var body = mark.querySelector("circle");
+      if (!at || self.sideIndex(pk) < 0 || !body) { return; }
+      var r = mapMarkers.drawnRadius({ r: parseFloat(body.getAttribute("r")) }, scale);
+      marks.push(mark);
+      markers.push({ x: at.x, y: height - at.y, r: r, faint: false });
+    });
+    var drawnAt = {};
+    mapMarkers.spreadMarkers(markers).forEach(function (place, i) {
+      var pk = marks[i].getAttribute("data-deploy-unit");
+      drawnAt[pk] = { x: place[0], y: place[1], r: markers[i].r };
+      marks[i].setAttribute("transform", "translate(" + text(place[0]) + " " + text(place[1]) + ")");
+    });
+    this.scale = scale;
+    this.drawnAt = drawnAt;
   };
 
   // The map follows the table.
@@ -100,11 +139,16 @@
     this.draw(pk, at);
   };
 
-  Deployment.prototype.tableAt = function (event) {
+  // Where the event's point is in the SVG's inches (y down, as drawn).
+  Deployment.prototype.svgAt = function (event) {
     var point = this.svg.createSVGPoint();
     point.x = event.clientX;
     point.y = event.clientY;
-    var local = point.matrixTransform(this.svg.getScreenCTM().inverse());
+    return point.matrixTransform(this.svg.getScreenCTM().inverse());
+  };
+
+  Deployment.prototype.tableAt = function (event) {
+    var local = this.svgAt(event);
     return { x: local.x, y: this.height - local.y };
   };
 
@@ -123,19 +167,16 @@
   };
 
   // The placed unit a press at the event's point was meant for (mapTap.nearestUnit, map-tap.js:
-  // on its circle, or within 12 CSS px of its centre, the nearest), or null.
+  // on its circle as drawn, or within 12 CSS px of its centre, the nearest), or null.
   Deployment.prototype.pressedUnit = function (event) {
-    var self = this;
-    var at = this.tableAt(event);
+    var drawnAt = this.drawnAt;
     var placed = [];
     this.box.querySelectorAll("[data-deploy-unit]").forEach(function (mark) { // in the order drawn
       var pk = mark.getAttribute("data-deploy-unit");
-      var where = self.position(pk);
-      var body = mark.querySelector("circle");
-      if (!where || self.sideIndex(pk) < 0 || !body) { return; }
-      placed.push({ id: pk, x: where.x, y: where.y, r: parseFloat(body.getAttribute("r")) || 0 });
+      var drawn = drawnAt[pk];
+      if (drawn) { placed.push({ id: pk, x: drawn.x, y: drawn.y, r: drawn.r }); }
     });
-    return mapTap.nearestUnit(at, placed, mapTap.reachIn(this.svg));
+    return mapTap.nearestUnit(this.svgAt(event), placed, mapTap.reachIn(this.svg));
   };
 
   // A press on or beside a unit picks it (it takes the focus, for the arrow keys); dragging then
