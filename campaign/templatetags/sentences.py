@@ -81,32 +81,6 @@ def as_sentence(text: str, campaign: Campaign | None = None) -> str:
     return text[0].upper() + text[1:]
 
 
-def _keeps_its_capital(text: str, campaign: Campaign | None) -> bool:
-    """``text`` opens with a word written with its capital whatever comes before it: "I", a
-    short form ("GM"), a path into a document or one of ``campaign``'s names."""
-    first = text.split(" ", 1)[0].rstrip(",:;.")
-    if first == "I" or first[1:2].isupper() or _PATH.match(text):
-        return True
-    return campaign is not None and any(_opens_with(text, n) for n in campaign_names(campaign))
-
-
-def as_clause(text: str, campaign: Campaign | None = None) -> str:
-    """``text`` read after a colon ("Not now: you play Red Company: ..."): its first letter in
-    lower case, unless the word keeps its capital (`_keeps_its_capital`), and a full stop."""
-    text = full_stop(text)
-    if not text[:1].isupper() or _keeps_its_capital(text, campaign):
-        return text
-    return text[0].lower() + text[1:]
-
-
-@register.simple_tag(takes_context=True)
-def clause(context: template.Context, text: Any) -> str:
-    """``Not now: {% clause why %}``: the refusal read after a colon (`as_clause`), by the
-    names of the page's ``campaign``, if it has one. Escaped like any other value."""
-    campaign = context.get("campaign")
-    return as_clause(str(text), campaign if isinstance(campaign, Campaign) else None)
-
-
 @register.simple_tag(takes_context=True)
 def sentence(context: template.Context, text: Any) -> str:
     """``{% sentence error %}``: the refusal as a sentence on its own (`as_sentence`), by the

@@ -172,7 +172,7 @@ def test_a_player_with_a_force_is_told_the_gm_gives_it_on_first(client, world):
     login(client, world, "player")
     dashboard = client.get(_url("dashboard", world)).text
     assert (
-        '<p class="disabled-reason" id="leave-why">Not now: you play Red Company: the GM gives '
+        '<p class="disabled-reason" id="leave-why">Not now: You play Red Company: the GM gives '
         "it to another player first.</p>" in dashboard
     )
     assert '<button type="submit" disabled aria-describedby="leave-why">' in dashboard

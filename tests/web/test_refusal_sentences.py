@@ -12,13 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from campaign.templatetags.sentences import (
-    CLOSERS,
-    SENTENCE_ENDS,
-    as_clause,
-    as_sentence,
-    full_stop,
-)
+from campaign.templatetags.sentences import CLOSERS, SENTENCE_ENDS, as_sentence, full_stop
 from tests.web.campaign_world import login
 from tests.web.test_campaign_battles import _ready_all, _url
 
@@ -40,24 +34,6 @@ from tests.web.test_campaign_battles import _ready_all, _url
 def test_a_refusal_is_shown_ending_with_one_stop_however_it_was_written(written, shown):
     assert as_sentence(written) == shown
     assert full_stop(full_stop(written)) == full_stop(written)
-
-
-@pytest.mark.parametrize(
-    ("written", "shown"),
-    [
-        (
-            "You play Red Company: the GM gives it to another player first.",
-            "you play Red Company: the GM gives it to another player first.",
-        ),
-        ("Fully trained units train no more", "fully trained units train no more."),
-        ("GM only", "GM only."),
-        ("I said so", "I said so."),
-        ("sides[0].units[1].x: off the table", "sides[0].units[1].x: off the table."),
-        ("already in lower case", "already in lower case."),
-    ],
-)
-def test_a_refusal_after_a_colon_reads_on_in_lower_case(written, shown):
-    assert as_clause(written) == shown
 
 
 def _refusals(html: str) -> list[str]:
