@@ -113,6 +113,7 @@ from campaign.selectors import (
     entry_battles,
     force_roster,
     forces_left_since,
+    forces_then,
     history_standing,
     medics_worked,
     notable_entries,
@@ -125,6 +126,7 @@ from campaign.selectors import (
     undo_blockers,
     undo_refused,
     undone_by_revert,
+    with_moved,
     with_standing,
 )
 from campaign.templatetags.sentences import as_sentence
@@ -1597,21 +1599,35 @@ def battle_winner(campaign_battle: CampaignBattle) -> str | None:
 
 
 def side_force_names(
-    records: Iterable[tuple[int, Mapping[str, Iterable[int]]]],
+    records: Iterable[tuple[int, Mapping[str, Iterable[int]], datetime]],
 ) -> dict[int, dict[str, str]]:
-    """Each record's sides (unit pks by side id, as a battle or an engagement keeps them) named
-    by their units' forces: "Blue Battalion", or "Red Company and Blue Battalion" where a side
-    mixes forces; "" for a side none of whose units is left. By the record's key, from one
-    query for all the records."""
-    sides = {key: {side: list(pks) for side, pks in by_side.items()} for key, by_side in records}
-    pks = {pk for by_side in sides.values() for side_pks in by_side.values() for pk in side_pks}
-    forces = dict(Unit.objects.filter(pk__in=pks).values_list("pk", "force__name"))
+    """Each record's sides (unit pks by side id, as a battle or an engagement keeps them, and
+    when it was set up) named by the forces their units fought for: "Blue Battalion", or "Red
+    Company and Blue Battalion" where a side mixes forces; "" for a side none of whose units is
+    left. A unit moved to another force since fought for the one it left (`forces_then`). By
+    the record's key, from one query for all the records, and two more when a unit has moved."""
+    sides = {key: ({side: list(pks) for side, pks in by_side.items()}, at)
+             for key, by_side, at in records}  # fmt: skip
+    pks = {pk for by_side, _ in sides.values() for side_pks in by_side.values() for pk in side_pks}
+    found = list(
+        with_moved(Unit.objects.filter(pk__in=pks)).values_list("pk", "force__name", "moved")
+    )
+    forces = {pk: name for pk, name, _ in found}
+    movers = {pk for pk, _, moved in found if moved}
+    then = forces_then(
+        (pk, at) for by_side, at in sides.values() for side_pks in by_side.values()
+        for pk in side_pks if pk in movers
+    )  # fmt: skip
+
+    def fought_for(pk: int, at: datetime) -> str:
+        return then[pk, at].name if (pk, at) in then else forces[pk]
+
     return {
         key: {
-            side: " and ".join(dict.fromkeys(forces[pk] for pk in side_pks if pk in forces))
-            for side, side_pks in by_side.items()
+            side: " and ".join(dict.fromkeys(fought_for(pk, at) for pk in pks if pk in forces))
+            for side, pks in by_side.items()
         }
-        for key, by_side in sides.items()
+        for key, (by_side, at) in sides.items()
     }
 
 
@@ -1620,7 +1636,7 @@ def battles_side_names(battles: list[CampaignBattle]) -> dict[int, dict[str, str
     ("Blue Battalion"), or the side's own id when none of its units is left to name, in the
     order its page gives them (`side_order`; ``battles`` as `battles_listed` reads them). One
     query for all the battles."""
-    named = side_force_names((cb.pk, cb.sides) for cb in battles)
+    named = side_force_names([(cb.pk, cb.sides, cb.created_at) for cb in battles])
     first = {cb.pk: cb.first_side for cb in battles}
     return {pk: {side: by_side[side] or side for side in side_order(by_side, first[pk])}
             for pk, by_side in named.items()}  # fmt: skip
@@ -1648,7 +1664,7 @@ def engagement_sides(engagements: Iterable[Engagement]) -> dict[int, dict[str, s
     the side's units ("Red Company"), or "the attackers" / "the defenders" only when none of
     them is left to name. One query for all the engagements."""
     engagements = list(engagements)
-    named = side_force_names((e.pk, e.setup.get("sides", {})) for e in engagements)
+    named = side_force_names([(e.pk, e.setup.get("sides", {}), e.created_at) for e in engagements])
     return {e.pk: {side: named[e.pk].get(side) or f"the {side}" for side in SIDES}
             for e in engagements}  # fmt: skip
 
@@ -1701,14 +1717,20 @@ def battle_sides(
     campaign_battle: CampaignBattle,
     units: dict[int, Unit],
     scenario_sides: Iterable[Mapping[str, Any]] = (),
+    fought_for: Mapping[int, Force] | None = None,
 ) -> list[BattleSide]:
-    """Each side of the battle named by its forces (`scenario_side_names`), in the order every
-    list of battles gives them (`side_order`): ``scenario_sides`` are an engine battle's
-    scenario's, in its order."""
+    """Each side of the battle named by the forces its units fought for (`scenario_side_names`),
+    in the order every list of battles gives them (`side_order`): ``scenario_sides`` are an
+    engine battle's scenario's, in its order; ``fought_for`` the force each unit moved to
+    another since fought for, by pk (`moved_since`)."""
     scenario = {s.get("id"): s for s in scenario_sides}
     ids = side_order(campaign_battle.sides, next(iter(scenario), None))
     fought = {s: [units[pk] for pk in campaign_battle.sides[s] if pk in units] for s in ids}
-    forces = {side: list({u.force_id: u.force for u in us}.values()) for side, us in fought.items()}
+    then = fought_for or {}
+    forces = {
+        side: list({f.pk: f for f in (then.get(u.pk, u.force) for u in us)}.values())
+        for side, us in fought.items()
+    }
     names = scenario_side_names([scenario.get(s, {"id": s}) for s in ids], forces)
     sides = []
     for side in ids:
@@ -1722,6 +1744,20 @@ def battle_sides(
             )
         )
     return sides
+
+
+def moved_since(
+    battles: Iterable[tuple[CampaignBattle, Iterable[Unit]]],
+) -> dict[int, dict[int, Force]]:
+    """The force each unit of each battle fought for, by battle pk then unit pk, for the units
+    moved to another force since the battle was set up (`forces_then`; the units read
+    `with_moved`, so that those never moved cost nothing)."""
+    battles = [(cb, list(units)) for cb, units in battles]
+    then = forces_then((u.pk, cb.created_at) for cb, units in battles for u in units if u.moved)
+    return {
+        cb.pk: {u.pk: then[u.pk, cb.created_at] for u in units if (u.pk, cb.created_at) in then}
+        for cb, units in battles
+    }
 
 
 def side_name(forces: Iterable[Force]) -> str:

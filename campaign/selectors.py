@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.db.models import (
     Case,
     Count,
+    Exists,
     F,
     Max,
     OuterRef,
@@ -703,23 +704,48 @@ def medics_worked(force_ids: Collection[int], day: int | None = None) -> MedicsW
     return MedicsWorked(crews=crews, unnamed=unnamed)
 
 
+def standing_moves() -> QuerySet[HistoryEntry]:
+    """Moves of a unit to another force that still stand and keep their forces
+    (`HistoryEntry.moved`): one undone moved nothing, and an imported one keeps no forces."""
+    return history_standing().filter(kind=HistoryEntry.Kind.GM_EDIT, details__has_key="moved")
+
+
+def with_moved(units: QuerySet[Unit]) -> QuerySet[Unit]:
+    """``units``, each knowing whether it has moved to another force (``moved``: a standing
+    move, `standing_moves`), so that only the units that have are asked where they were
+    (`forces_then`)."""
+    return units.annotate(moved=Exists(standing_moves().filter(unit=OuterRef("pk"))))
+
+
+def forces_then(since: Iterable[tuple[int, datetime]]) -> dict[tuple[int, datetime], Force]:
+    """The force each unit was in at a moment, by (unit pk, moment) as ``since`` gives them,
+    for the units moved to another force after it: the force the first standing move after it
+    left (`standing_moves`), with its owner. A unit not moved since is in its force still, and
+    not given. One query, and one more for the forces when a unit has moved."""
+    asked = set(since)
+    if not asked:
+        return {}
+    moves: dict[int, list[tuple[datetime, int]]] = {}
+    found = standing_moves().filter(unit_id__in={pk for pk, _ in asked}).order_by("pk")
+    for unit_id, at, details in found.values_list("unit_id", "created_at", "details"):
+        left = details["moved"].get("from")
+        if isinstance(left, int):
+            moves.setdefault(unit_id, []).append((at, left))
+    then = {}
+    for pk, when in asked:
+        if (left := next((f for at, f in moves.get(pk, ()) if at > when), None)) is not None:
+            then[pk, when] = left
+    forces = Force.objects.select_related("owner").in_bulk(set(then.values()))
+    return {key: forces[force] for key, force in then.items() if force in forces}
+
+
 def forces_left_since(entries: Iterable[HistoryEntry]) -> dict[int, Force]:
     """The force each unit of ``entries`` was in when they were written, by unit pk, for the
-    units moved to another force since: the force the first move after them left (a move that
-    still stands and keeps its forces, `HistoryEntry.moved`; one undone moved nothing)."""
-    first: dict[int, int] = {}
+    units moved to another force since (`forces_then`)."""
+    first: dict[int, datetime] = {}
     for entry in entries:
-        first[entry.unit_id] = min(first.get(entry.unit_id, entry.pk), entry.pk)
-    moves = history_standing().filter(
-        unit_id__in=first, kind=HistoryEntry.Kind.GM_EDIT, details__has_key="moved"
-    )
-    left: dict[int, int] = {}
-    for move in moves.order_by("pk"):
-        moved = move.moved
-        if move.pk > first[move.unit_id] and moved is not None and move.unit_id not in left:
-            left[move.unit_id] = moved.get("from", 0)
-    forces = Force.objects.in_bulk(set(left.values()))
-    return {pk: forces[force] for pk, force in left.items() if force in forces}
+        first[entry.unit_id] = min(first.get(entry.unit_id, entry.created_at), entry.created_at)
+    return {pk: force for (pk, _), force in forces_then(first.items()).items()}
 
 
 def _healed(details: dict[str, Any]) -> int:
@@ -728,9 +754,11 @@ def _healed(details: dict[str, Any]) -> int:
 
 
 def campaign_battle_units(*, campaign_battle: CampaignBattle) -> dict[int, Unit]:
-    """The persistent units that fought in the battle, by pk, with their forces and owners."""
+    """The persistent units that fought in the battle, by pk, with their forces and owners,
+    each knowing whether it has moved to another force since (`with_moved`)."""
     pks = [pk for side in campaign_battle.sides.values() for pk in side]
-    return {u.pk: u for u in Unit.objects.filter(pk__in=pks).select_related("force__owner")}
+    units = with_moved(Unit.objects.filter(pk__in=pks).select_related("force__owner"))
+    return {u.pk: u for u in units}
 
 
 def campaign_battle_of(*, battle_id: int) -> CampaignBattle | None:

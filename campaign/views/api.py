@@ -25,10 +25,11 @@ from campaign.pages import (
     clean_cursor,
     entry_line,
     force_summaries,
+    moved_since,
 )
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now, unit_story
+from campaign.selectors import campaign_now, unit_story, with_moved
 from campaign.services.going_in import printed_line, printed_roster
 from campaign.services.orders import orders_under_way
 
@@ -166,7 +167,9 @@ def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
     return JsonResponse(data)
 
 
-def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[str, Any]:
+def _battle(
+    cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit], fought_for: dict[int, Force]
+) -> dict[str, Any]:
     """A battle as its page gives it to the viewer: sides and units by their names, and what
     the battle did to a unit only where the viewer sees its force in full (`Viewer.sight`);
     a unit of a force seen in summary is named and no more, as on the page."""
@@ -175,7 +178,7 @@ def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[
     # or while it is fought, from the side its scenario lists first (`battles_listed`).
     order = [{"id": s["side"], "name": s["name"]} for s in (result or {}).get("sides", [])]
     order = order or [{"id": cb.first_side}]
-    sides = battle_sides(cb, units, order)
+    sides = battle_sides(cb, units, order, fought_for)
     names = {side.id: side.name for side in sides}
     winner = battle_winner(cb)
 
@@ -201,7 +204,9 @@ def _battle(cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit]) -> dict[
                     {
                         "id": u.pk,
                         "name": u.name,
-                        "force": u.force.name,
+                        # The force it fought for, and the one it is in now (moved since).
+                        "force": fought_for.get(u.pk, u.force).name,
+                        "now_in": u.force.name,
                         "seen": viewer.sight(u.force),
                     }
                     for u in side.units
@@ -259,12 +264,12 @@ def battles_json(request: HttpRequest, pk: int) -> JsonResponse:
         viewer.campaign, clean_cursor(request.GET.get("page"))
     )
     fought = {pk for cb in battles for side in cb.sides.values() for pk in side}
-    units = {
-        u.pk: u
-        for u in Unit.objects.filter(pk__in=fought, force__campaign=viewer.campaign).select_related(
-            "force__owner"
-        )
-    }
+    found = Unit.objects.filter(pk__in=fought, force__campaign=viewer.campaign)
+    units = {u.pk: u for u in with_moved(found.select_related("force__owner"))}
+    fought_for = moved_since(
+        (cb, [units[pk] for pk in {pk for side in cb.sides.values() for pk in side} if pk in units])
+        for cb in battles
+    )
     url = reverse("campaign:battles-json", args=[pk])
 
     def page_url(n: int) -> str | None:
@@ -272,7 +277,7 @@ def battles_json(request: HttpRequest, pk: int) -> JsonResponse:
 
     return JsonResponse(
         {
-            "battles": [_battle(cb, viewer, units) for cb in battles],
+            "battles": [_battle(cb, viewer, units, fought_for[cb.pk]) for cb in battles],
             "count": count,
             "page": number,
             "pages": pages,

@@ -60,6 +60,7 @@ from campaign.pages import (
     changes_fought_for,
     fog_notice,
     force_colour,
+    moved_since,
     orders_going_in,
     revert_blocked,
     side_colours,
@@ -465,7 +466,8 @@ def _names(cb: CampaignBattle) -> Named:
     the report's colours follow), and the names the report calls sides and units by."""
     units = campaign_battle_units(campaign_battle=cb)
     scenario = cb.battle.scenario if cb.battle is not None else {}
-    sides = battle_sides(cb, units, scenario.get("sides", []))
+    fought_for = moved_since([(cb, units.values())])[cb.pk]
+    sides = battle_sides(cb, units, scenario.get("sides", []), fought_for)
     return units, sides, battle_names(cb, units, sides)
 
 

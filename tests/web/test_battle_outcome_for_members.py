@@ -158,3 +158,62 @@ def test_an_applied_outcome_is_dated_in_the_campaigns_time_the_real_time_in_smal
     assert said.startswith(f"{when}, when it was fought ")
     assert '<span class="small">(in real time, <time class="nowrap" datetime=' in said
     assert f">{real}, " in said
+
+
+def _sides(page: str) -> str:
+    start = page.index('<ul class="battle-sides">')
+    return page[start : page.index("</ul>", start)]
+
+
+def _battles_data(client, world) -> tuple[list[dict], list[dict]]:
+    """The battles' JSON: each battle without its sides' units, and those units."""
+    battles = client.get(_url("battles-json", world)).json()["battles"]
+    units = [unit for b in battles for side in b["sides"] for unit in side.pop("units")]
+    return battles, units
+
+
+def test_a_battle_names_its_sides_by_the_forces_that_fought_it_after_a_unit_moves(client, world):
+    # The story of a battle stays as it was fought: a unit moved to the other force since is
+    # named on its page, in the lists of battles and in the data for programs under the force
+    # it fought for, and its side is not "Blue Battalion and Red Company".
+    gm, battle = world.users["gm"], world.engine_battle
+    login(client, world, "gm")
+    pages = (_url("battle", world, battle.pk), _url("dashboard", world), _url("battles", world))
+    before = [client.get(page).text for page in pages]
+    battles, units = _battles_data(client, world)
+    unit_move(unit=world.unit, force=world.enemy, reason="detached", actor=gm)
+    after = [client.get(page).text for page in pages]
+    for mixed in ("Red Company and Blue Battalion", "Blue Battalion and Red Company"):
+        assert mixed not in "".join(before + after)
+    assert _sides(after[0]) == _sides(before[0])
+    moved_battles, moved_units = _battles_data(client, world)
+    assert moved_battles == battles
+    assert [u["force"] for u in moved_units] == [u["force"] for u in units]
+    assert {u["now_in"] for u in moved_units if u["id"] == world.unit.pk} == {"Blue Battalion"}
+
+
+def test_an_engagement_names_its_sides_by_the_forces_that_fought_it_after_a_unit_moves(
+    client, world
+):
+    from campaign.pages import engagement_sides
+    from campaign.services.engagements import engagement_run
+
+    gm, card = world.users["gm"], world.unit.unit_type
+    raiders = unit_create(force=world.force, unit_type=card, name="Raiders", quality="legendary",
+                          equipment="excellent", specialties=["infantry"])  # fmt: skip
+    pickets = unit_create(force=world.enemy, unit_type=card, name="Pickets",
+                          quality="experienced", specialties=["infantry"])  # fmt: skip
+    engagement = engagement_run(
+        campaign=world.campaign, sides={"attackers": [raiders], "defenders": [pickets]},
+        name="Raid on the pickets", round_limit=1, seed=2, actor=gm,
+    )  # fmt: skip
+    fought = {"attackers": "Red Company", "defenders": "Blue Battalion"}
+    assert engagement_sides([engagement])[engagement.pk] == fought
+    moved = unit_move(unit=raiders, force=world.enemy, reason="detached", actor=gm)
+    assert engagement_sides([engagement])[engagement.pk] == fought
+    page = login(client, world, "gm").get(_url("engagements", world)).text
+    assert "Blue Battalion against Blue Battalion" not in page
+    # A unit moved back and forth fought for the force the first move after the fight left.
+    entry_undo(entry=moved, reason="it stays", actor=gm)
+    unit_move(unit=raiders, force=world.enemy, reason="detached after all", actor=gm)
+    assert engagement_sides([engagement])[engagement.pk] == fought
