@@ -628,6 +628,47 @@ def test_without_sensor_no_reveal():
         act(battle(sc), "a", RevealStep("b"))
 
 
+def test_a_sensor_reveal_is_not_firing_so_the_sensor_stays_concealed():
+    # "Firing reveals a unit"; the Sensor reveals "instead of firing". a, hidden in its wood,
+    # reveals b in the next one: b is seen, a is not, and b may not shoot back at it.
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["sensor"], enters=["woods"])],
+        [unit("b", (7, 2), enters=["woods"])],
+        terrain=[
+            piece("w1", "woods", square(1, 1, 3, 3)),
+            piece("w2", "woods", square(6, 1, 8, 3)),
+        ],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    assert b.state.units["a"].concealed and b.state.units["b"].concealed
+    ev = act(b, "a", RevealStep("b"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("b", "sensor")]
+    assert b.state.units["a"].concealed and not b.state.units["b"].concealed
+    assert (b.state.units["a"].shots, b.state.units["a"].revealed_until) == (0, None)
+    with pytest.raises(IllegalActionError, match="a is concealed"):
+        act(b, "b", AttackStep("a", "Gun"))
+
+
+def test_a_sensor_reveals_only_an_enemy_never_a_friend_it_hides_with():
+    # Concealed is hidden from the enemy: a friend in the wood is no Sensor's to give away. The
+    # refusal spends nothing, and the same reveal of the enemy beside it is made.
+    sc = scenario(
+        [unit("a", (2, 2), keywords=["sensor"]), unit("c", (6, 2), enters=["woods"])],
+        [unit("b", (6, 3), enters=["woods"])],
+        terrain=[piece("w", "woods", square(5, 0, 7, 4))],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    assert b.state.units["c"].concealed and b.state.units["b"].concealed
+    with pytest.raises(IllegalActionError, match="c is on the same side"):
+        act(b, "a", RevealStep("c"))
+    assert not of(b.log, "activation") and b.state.units["c"].concealed
+    ev = act(b, "a", RevealStep("b"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("b", "sensor")]
+    assert b.state.units["c"].concealed
+
+
 # --- Amphibious (One Year War) -----------------------------------------------------------------
 
 
@@ -805,3 +846,46 @@ def test_a_move_through_a_house_that_may_fall_and_on_into_a_wood_is_refused_at_o
     b = battle(scenario([tank], [unit("r", (22, 22))], buildings=[house]), [6, 1])
     ev = act(b, "t", AttackStep("h", "Cannon"), MoveStep(((12, 5),)))
     assert kinds(ev).index("collapse") < kinds(ev).index("move")
+
+
+def test_only_amphibious_moves_doubled_in_water_a_card_that_enters_it_pays_full():
+    # "Movement doubled in water" is the keyword's: a card that may enter water by its own line
+    # goes in, inch for inch. 2" of land and 4" of lake cost it 6, an Amphibious unit 4.
+    for keywords, enters, cost in (([], ["water"], 6), (["amphibious"], [], 4)):
+        sc = scenario(
+            [unit("a", (2, 2), move=6, keywords=keywords, enters=enters)],
+            [unit("b", (20, 20))],
+            terrain=[LAKE],
+            ruleset="one_year_war",
+        )
+        b = battle(sc)
+        move = of(act(b, "a", MoveStep(((4, 2), (8, 2)))), "move")[0]
+        assert (move.cost, b.state.units["a"].position) == (cost, (8, 2)), keywords
+    sc = scenario(
+        [unit("a", (2, 2), move=4, enters=["water"])],
+        [unit("b", (20, 20))],
+        terrain=[LAKE],
+        ruleset="one_year_war",
+    )
+    with pytest.raises(IllegalActionError, match='more than the 4" left'):
+        act(battle(sc), "a", MoveStep(((4, 2), (8, 2))))
+
+
+@pytest.mark.parametrize(("face", "end", "cost"), [(4, (9, 2), 5), (5, (3.99, 2), 1.99)])
+def test_amphibious_is_not_sure_footed_it_rolls_to_enter_a_river(face, end, cost):
+    # A river is water and a hazard: Amphibious halves its cost but excuses no roll ("no Skill
+    # roll for rubble, rivers" is Sure-Footed's). Skill 4: on a 4 it crosses 2" of bank, 4" of
+    # river at half and 1" beyond for 5; a 5 stops it at the edge, having paid for the bank.
+    river = piece("ford", "river", square(4, 0, 8, 6))
+    sc = scenario(
+        [unit("a", (2, 2), move=6, keywords=["amphibious"])],
+        [unit("b", (20, 20))],
+        terrain=[river],
+        ruleset="one_year_war",
+    )
+    b = battle(sc, [face])
+    ev = act(b, "a", MoveStep(((9, 2),)))
+    rolls = [(r.purpose, r.value, r.against, r.outcome) for r in of(ev, "roll")]
+    assert rolls == [("terrain", face, 4, "success" if face == 4 else "failure")]
+    assert b.state.units["a"].position == end
+    assert of(ev, "move")[0].cost == pytest.approx(cost)

@@ -281,3 +281,24 @@ def test_a_ram_back_that_fails_to_damage_suppresses_the_rammer(ruleset, removed)
         [("a", "demoralised")] if removed else []
     )
     assert [(s.side, s.points) for s in of(ev, "score")] == ([("red", 3)] if removed else [])
+
+
+@pytest.mark.parametrize(("ruleset", "removed"), [("combined_arms", True), ("one_year_war", False)])
+def test_power_at_least_resistance_suppresses_under_both_rulesets_each_to_its_own_end(
+    ruleset, removed
+):
+    # The same shot on the same dice under each text: to-hit 1, then 1 + Power against 6 + 3.
+    # Power 3, at least Resistance 3, costs b (Skill 2) a Skill: at 1 it is demoralised under
+    # Combined Arms (blue scores its Size 3) and fights on under One Year War. Power 2, one
+    # below, costs nothing under either.
+    b, ev = _shot([1, 1, 6], ruleset, power=3, skill=2, resistance=3, size=3)
+    assert [(s.unit, s.by, s.skill) for s in of(ev, "suppress")] == [("b", "a", 1)]
+    assert b.state.units["b"].skill == 1
+    assert [(r.unit, r.how) for r in of(ev, "remove")] == (
+        [("b", "demoralised")] if removed else []
+    )
+    assert [(s.side, s.points) for s in of(ev, "score")] == ([("blue", 3)] if removed else [])
+    b, ev = _shot([1, 1, 6], ruleset, power=2, skill=2, resistance=3, size=3)
+    assert [a.outcome for a in of(ev, "attack")] == ["no_damage"]
+    assert not of(ev, "suppress") and not of(ev, "remove")
+    assert (b.state.units["b"].skill, b.state.units["b"].active) == (2, True)
