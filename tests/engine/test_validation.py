@@ -908,6 +908,20 @@ def test_a_printed_melee_below_its_size_or_past_size_plus_3_is_refused(melee):
     assert card_problems(card(size=4, melee=melee), building=False) == [("melee", reason)]
 
 
+@pytest.mark.parametrize(("melee", "refused"), [(3, True), (4, False), (7, False), (8, True)])
+def test_one_year_war_cards_print_melee_as_combined_arms_writes_a_card(melee, refused):
+    # One Year War has no WRITING A CARD of its own; everything not named as a difference is
+    # shared (rulings), so its cards print Melee as Size + 0 to 3 as well, both ends taken.
+    sc = scenario(
+        [unit("a", (2, 2), size=4, melee=melee)], [unit("b", (20, 20))], ruleset="one_year_war"
+    )
+    if not refused:
+        assert parse_scenario(sc).sides[0].units[0].card.melee == melee
+        return
+    reason = f"Melee is Size + 0 to 3: 'Trooper' is Size 4, so its Melee must be 4..7, got {melee}"
+    assert problems(sc) == [("sides[0].units[0].card.melee", reason)]
+
+
 def test_a_battle_already_fought_is_read_back_with_the_melee_it_was_fought_with():
     # An older engine took any Melee: its battles' reports still read their scenarios.
     sc = scenario([unit("a", (2, 2), size=4, melee=9)], [unit("b", (20, 20))])
