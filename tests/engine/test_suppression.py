@@ -302,3 +302,21 @@ def test_power_at_least_resistance_suppresses_under_both_rulesets_each_to_its_ow
     assert [a.outcome for a in of(ev, "attack")] == ["no_damage"]
     assert not of(ev, "suppress") and not of(ev, "remove")
     assert (b.state.units["b"].skill, b.state.units["b"].active) == (2, True)
+
+
+@pytest.mark.parametrize(("ruleset", "moved"), [("combined_arms", False), ("one_year_war", True)])
+def test_a_rammer_the_blow_back_suppresses_to_skill_1_moves_on_only_under_one_year_war(
+    ruleset, moved
+):
+    # a (Skill 2, Move and Fire) rams b and asks to move on. Neither blow penetrates, and b's
+    # Size 2 is at least a's Resistance 2: a drops to Skill 1. Under Combined Arms it is removed
+    # at once and the move never comes; under One Year War it fights on and makes it.
+    a = unit("a", (2, 2), skill=2, size=3, resistance=2, keywords=["move_and_fire"])
+    sc = scenario([a], [unit("b", (2.5, 2), size=2, resistance=5)], ruleset=ruleset)
+    b = battle(sc, [1, 6, 1, 6])
+    ev = act(b, "a", AttackStep("b", CLOSE_COMBAT), MoveStep(((2, 5),)))
+    assert [(s.unit, s.skill) for s in of(ev, "suppress")] == [("a", 1)]
+    assert [(r.unit, r.how) for r in of(ev, "remove")] == ([] if moved else [("a", "demoralised")])
+    assert [m.unit for m in of(ev, "move")] == (["a"] if moved else [])
+    assert b.state.units["a"].position == ((2, 5) if moved else (2, 2))
+    assert b.state.units["a"].active is moved
