@@ -487,7 +487,9 @@ def _in_building(b: Battle, attacker: UnitState, target_at: Point, pos: Point) -
 def sensor_problem(
     b: Battle, unit: UnitState, target_id: str, origin: Point | None = None
 ) -> str | None:
-    """Why ``unit`` may not use its Sensor on ``target_id``, or None."""
+    """Why ``unit`` may not use its Sensor on ``target_id``, or None. ``origin``: where a move
+    before it in the activation ends, the target still concealed now; a move that ends with a
+    line to it spots it (a target in the open), and a unit seen is no Sensor's to reveal."""
     if not unit.card.has(Keyword.SENSOR):
         return f"{unit.id} has no Sensor"
     target = b.state.units.get(target_id)
@@ -499,4 +501,11 @@ def sensor_problem(
         return f"{target_id} is not concealed"
     if geometry.distance(origin or unit.position, target.position) > SENSOR_RANGE + 1e-9:
         return f'{target_id} is not within {SENSOR_RANGE:g}"'
+    sight = b.sight
+    if (
+        origin is not None
+        and not sight.pieces_at(target.position)
+        and sight.sees(unit, target, origin)
+    ):
+        return f"{target_id} is seen from where the move ends: it is not concealed by then"
     return None

@@ -669,6 +669,33 @@ def test_a_sensor_reveals_only_an_enemy_never_a_friend_it_hides_with():
     assert b.state.units["c"].concealed
 
 
+@pytest.mark.parametrize("keyword", ["move_and_fire", "split_movement"])
+def test_a_sensor_reveal_after_a_move_that_spots_its_target_is_refused_before_the_move(keyword):
+    # b stands in the open behind a wood, concealed. a's move to (4, 5) ends with a line past
+    # the wood to b, which spots it: then it is not concealed, and "reveal one concealed unit"
+    # has nothing to reveal, so the activation is refused before the move, nothing done. A move
+    # that keeps the wood between them leaves b concealed for the Sensor to reveal.
+    def sc():
+        return scenario(
+            [unit("a", (2, 2), keywords=["sensor", keyword])],
+            [unit("b", (8, 2))],
+            terrain=[piece("w", "woods", square(5, 1, 6, 3))],
+            ruleset="one_year_war",
+        )
+
+    b = battle(sc())
+    assert b.state.units["b"].concealed
+    logged = len(b.log)
+    with pytest.raises(IllegalActionError, match="b is seen from where the move ends"):
+        act(b, "a", MoveStep(((4, 5),)), RevealStep("b"))
+    assert len(b.log) == logged and b.state.units["a"].position == (2, 2)
+    assert b.state.units["b"].concealed and not b.state.units["a"].activated
+    b = battle(sc())
+    ev = act(b, "a", MoveStep(((3, 3),)), RevealStep("b"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("b", "sensor")]
+    assert b.state.units["a"].position == (3, 3)
+
+
 # --- Amphibious (One Year War) -----------------------------------------------------------------
 
 
