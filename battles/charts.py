@@ -241,6 +241,11 @@ def line_chart(
     days = sorted({day for points in valued for day, _ in points}) or [1]
     low, high = days[0], max(days[-1], days[0] + 1)
     top = y_max or max((v for points in valued for _, v in points), default=1) or 1
+    # Values up the side every step, at most five labels; the top is the next labelled step,
+    # so that the largest value lies on a labelled gridline or under one, never above them all
+    # (a force's 5 units drawn over the last label, 4).
+    y_step = 1 if y_names else max(1, top // 4 + (top % 4 > 0))
+    top = math.ceil(top / y_step) * y_step
     left = NAMED_LEFT if y_names else LEFT
     plot_w = LINE_WIDTH - left - RIGHT
     plot_h = LINE_HEIGHT - LINE_TOP - BOTTOM
@@ -279,7 +284,6 @@ def line_chart(
     room = (len(str(days[-1])) + 1.5) * AXIS_DIGIT_WIDTH
     labelled = _days_labelled(days, low, high, room / plot_w)
     x_labels = tuple((x(d), str(d)) for d in labelled)
-    y_step = 1 if y_names else max(1, top // 4 + (top % 4 > 0))
     y_labels = tuple(
         (y(v), y_names[v] if v < len(y_names) else str(v)) for v in range(0, top + 1, y_step)
     )

@@ -88,6 +88,18 @@ def test_the_line_chart_draws_each_point_on_its_day_and_value():
     assert chart.x_title == "Campaign day" and chart.y_title == "Units fit to fight"
 
 
+def test_the_largest_value_lies_on_a_labelled_gridline_or_under_one():
+    # 5 units counted up the side by twos: the top is 6, labelled, and 5 lies under it,
+    # not drawn over the last label (4) with no gridline to read it by.
+    chart = line_chart([("Red", "", [(1, 5), (2, 4)])], y_title="Units fit to fight")
+    assert [text for _, text in chart.y_labels] == ["0", "2", "4", "6"]
+    top_label = min(y for y, _ in chart.y_labels)
+    assert top_label == LINE_TOP
+    assert all(y >= top_label for dot in chart.lines[0].dots for y in [dot[1]])
+    labels = [t for _, t in line_chart([("A", "", [(1, 13)])], y_title="").y_labels]
+    assert labels == ["0", "4", "8", "12", "16"]
+
+
 def test_a_quality_chart_names_its_steps_and_runs_from_raw_to_legendary():
     chart = line_chart([("Quality", "", [(1, 3), (2, 2)])], y_title="Quality", y_max=6,
                        y_names=("Raw", "Green", "Inexperienced", "Average", "Experienced",
