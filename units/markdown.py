@@ -62,6 +62,46 @@ def _unlink_unsafe(inline: Token) -> None:
     inline.children = kept
 
 
+STACKED_COLUMNS = 4
+"""A table of this many columns or more is too wide for a phone: there it is read as labelled
+rows (``table.stack``, as the site's own wide tables are), each row its first cell, then every
+other cell under its column's name, not cut off at the screen's edge."""
+
+
+def _inline_text(token: Token) -> str:
+    return "".join(child.content for child in token.children or [] if child.content)
+
+
+def _stack_tables(tokens: list[Token]) -> None:
+    """Mark each table of `STACKED_COLUMNS` or more as ``stack``: its first cell in each row
+    the row's heading, every other cell named by its column's heading (``data-label``)."""
+    for index, token in enumerate(tokens):
+        if token.type != "table_open":
+            continue
+        end = next(i for i in range(index, len(tokens)) if tokens[i].type == "table_close")
+        cells = tokens[index:end]
+        names = [_inline_text(cells[i + 1]) for i, t in enumerate(cells) if t.type == "th_open"]
+        if len(names) < STACKED_COLUMNS:
+            continue
+        token.attrSet("class", "stack")
+        column = 0
+        for i, cell in enumerate(cells):
+            if cell.type == "tr_open":
+                column = 0
+            elif cell.type == "td_open":
+                if column == 0:
+                    cell.tag = "th"
+                    cell.attrSet("scope", "row")
+                    # Its closing tag is the next td_close.
+                    next(t for t in cells[i:] if t.type == "td_close").tag = "th"
+                elif column < len(names):
+                    cell.attrSet("data-label", names[column])
+                column += 1
+            elif cell.type == "th_open":
+                cell.attrSet("scope", "col")
+                column += 1
+
+
 def render(source: str) -> Document:
     md = _parser()
     tokens = md.parse(source)
@@ -76,7 +116,7 @@ def render(source: str) -> Document:
             token.attrSet("aria-labelledby", above)
         if token.type != "heading_open":
             continue
-        text = "".join(child.content for child in tokens[index + 1].children or [] if child.content)
+        text = _inline_text(tokens[index + 1])
         anchor = slug(text)
         count = seen.get(anchor, 0)
         seen[anchor] = count + 1
@@ -85,6 +125,7 @@ def render(source: str) -> Document:
         token.attrSet("id", anchor)
         above = anchor
         headings.append(Heading(int(token.tag[1]), text, anchor))
+    _stack_tables(tokens)
     html = md.renderer.render(tokens, md.options, {})
     title = next((h.text for h in headings if h.level == 1), "")
     return Document(html=mark_safe(html), title=title, headings=headings)

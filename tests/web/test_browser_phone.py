@@ -808,6 +808,32 @@ def test_the_rules_cards_quality_ladder_fits_a_phone_whole(
     assert not page.errors, page.errors
 
 
+def test_the_campaign_documents_wide_tables_are_seen_whole(
+    browser_world,
+    page_for,
+    live_server,
+):
+    """The quality ladders of the campaign document (eight columns, Raw to Legendary) are
+    labelled rows on a phone, each row its name, then each figure under its quality's name;
+    on a desktop and a 1024 px screen every column is seen, none cut at the edge ("Legendary",
+    "+6") nor scrolled to."""
+    page = page_for("player")
+    for width in (SIZES["desktop"]["width"], 1280, 1024, SIZES["phone"]["width"]):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{live_server.url}/library/docs/campaign/")
+        assert page.locator(".doc table.stack").count() >= 4, width
+        if width == SIZES["phone"]["width"]:
+            assert page.evaluate(NOT_FITTING) == []
+        else:
+            assert page.evaluate(CUT_CELLS, ".doc table") == [], width
+        assert scroll_width(page) <= width, width
+    assert _stack_label(page, ".doc table.stack td[data-label=Legendary]") == '"Legendary"'
+    row = page.locator(".doc table.stack tbody th[scope=row]").first
+    assert row.inner_text() == "modifier under Orders"
+    shoot(page, "campaign-document-phone", full_page=True)
+    assert not page.errors, page.errors
+
+
 WORDS_BROKEN = """(sel) => [...document.querySelectorAll(sel)].flatMap(el => {
   const text = el.firstChild;
   return [...el.textContent.matchAll(/\\S+/g)].filter(word => {

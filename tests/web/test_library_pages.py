@@ -184,6 +184,19 @@ def test_markdown_renders_the_shapes_the_documents_use():
     assert slug("1. Team Bravo: Combined Arms") == "1-team-bravo-combined-arms"
 
 
+def test_markdown_makes_a_wide_table_labelled_rows_and_leaves_a_narrow_one():
+    html = render(
+        "| quality | Raw | Green | Average |\n|---|--:|--:|--:|\n"
+        "| modifier | \u22126 | \u22124 | 0 |\n\n"
+        "| Sentence | In the engine |\n|---|---|\n| A table. | 24 by 24. |\n"
+    ).html
+    wide, narrow = html.split("</table>")[:2]
+    assert 'class="stack"' in wide and 'class="stack"' not in narrow
+    assert '<th scope="row">modifier</th>' in wide
+    assert 'data-label="Raw">\u22126</td>' in wide and 'data-label="Average">0</td>' in wide
+    assert "<td>A table.</td>" in narrow and "data-label" not in narrow
+
+
 def test_markdown_renders_both_documents_without_raw_tags():
     for name in ("rules.md", "campaign.md"):
         html = render((DOCS / name).read_text()).html
