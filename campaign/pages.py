@@ -655,7 +655,8 @@ def unit_search(
     searched, nor named back: asked for, it is every force. Four queries whatever the
     campaign's size: its forces, the names of the units found, the page's units and the
     battles not yet applied (`engaged_battles`), each found unit with the one holding it
-    (``battle``, else None)."""
+    (``battle``, else None); and one more when a unit found is destroyed, each with where
+    and when it fell (``destroyed``, `destroyed_where`), as its roster line says it."""
     every = list(campaign.forces.order_by("name", "pk"))
     forces = [f for f in every if f.pk in force_ids]
     chosen = next((f for f in forces if str(f.pk) == force), None)
@@ -690,11 +691,13 @@ def unit_search(
     # A unit ready but held by a battle not yet applied goes into no other fight: said beside
     # its status, as its roster line says it.
     held = engaged_battles(campaign=campaign) if pks else {}
+    gone = destroyed_where(read.values())
     found = []
     for pk in pks:
         unit = read[pk]
         unit.force = by_pk[unit.force_id]
         unit.battle = held.get(pk)
+        unit.destroyed = gone.get(pk, "")
         found.append(unit)
     unsearched = [f.name for f in every if f.pk not in force_ids]
     return UnitSearch(forces, unsearched, search, chosen, status, found, number, pages, count)

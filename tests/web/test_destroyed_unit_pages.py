@@ -1,8 +1,9 @@
 """A destroyed unit on its force's roster and its own page: it carries no hits to heal, however
 many it carried as it fell. The demo's 2nd Squad, destroyed in the Patrol clash at the ford with
 1 Morale and 1 Casualty hit, showed those hits on both, and its hit boxes on the roster; its
-status said "Destroyed" and no more. Both now say where and when it fell, its hits "—"; its
-stored state and its exports keep the hits it fell with, and the medics never count them."""
+status said "Destroyed" and no more. Both now say where and when it fell, its hits "—", and
+Find a unit says where it fell, naming no hits; its stored state and its exports keep the hits
+it fell with, and the medics never count them."""
 
 from __future__ import annotations
 
@@ -75,6 +76,23 @@ def test_a_destroyed_units_page_says_where_it_fell_not_its_hits(client, demo):
     )
     assert re.search(r'"morale_hits": 1\b', json.dumps(exported))
     assert re.search(r'"casualty_hits": 1\b', json.dumps(exported))
+
+
+@pytest.mark.parametrize("username", ["alice", "carol"])
+def test_find_a_unit_says_where_a_destroyed_unit_fell_not_its_hits(client, demo, username):
+    """Found by name, 2nd Squad read "Destroyed" and "1 Morale, 1 Casualty hit", the hits its
+    roster line and its page no longer give it: it says where and when it fell instead."""
+    campaign, _ = demo
+    client.force_login(get_user_model().objects.get(username=username))
+    page = client.get(reverse("campaign:units", args=[campaign.pk]) + "?q=squad").text
+    line = page.split(">2nd Squad</a>", 1)[1].split("</li>", 1)[0].replace("<br>", " ")
+    line = " ".join(_words(line).split())
+    assert line == f"Destroyed {FELL} Rifle Squad · Green"
+    # A standing unit found with hits still says them.
+    page = client.get(reverse("campaign:units", args=[campaign.pk]) + "?q=rifles").text
+    line = page.split(">Blue Rifles</a>", 1)[1].split("</li>", 1)[0].replace("<br>", " ")
+    line = " ".join(_words(line).split())
+    assert "0 Morale, 5 Casualty hits" in line and "at " not in line
 
 
 def test_the_medics_and_the_needs_doing_never_count_a_destroyed_units_hits(demo):
