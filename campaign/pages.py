@@ -3021,12 +3021,7 @@ def timeline(
                   f"{_are(battles_left)} on the list of every battle.",
                   reverse("campaign:battles", args=[campaign.pk]))
         )  # fmt: skip
-    engagements, engagements_left = _latest_of(
-        # Its campaign too: left out, the related manager reads it once a row.
-        engaged.filter(day__in=whole).only(
-            "pk", "campaign", "name", "day", "winner", "state", "rounds", "setup"
-        )
-    )
+    engagements, engagements_left = _latest_of(engaged.filter(day__in=whole).only(*ENGAGEMENT_READ))
     sides = engagement_sides(engagements)
     for record in engagements:
         events.append(
