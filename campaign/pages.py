@@ -298,8 +298,9 @@ class RosterLine:
 
     @property
     def next_step(self) -> int | None:
-        """Experience points its quality needs for the next step (None at Legendary)."""
-        return threshold(self.unit.quality)
+        """Experience points its quality needs for the next step (None at Legendary, and for
+        a destroyed unit, which takes no step more)."""
+        return None if self.unit.status == Status.DESTROYED else threshold(self.unit.quality)
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,26 @@ def test_a_destroyed_units_page_says_where_it_fell_not_its_hits(client, demo):
     assert re.search(r'"casualty_hits": 1\b', json.dumps(exported))
 
 
+@pytest.mark.parametrize("username", ["alice", "gm"])
+def test_a_destroyed_unit_is_offered_no_next_step_and_no_orders(client, demo, username):
+    """A destroyed unit takes no step more and no Order: its page and its roster line gave
+    "0 of 2 for the next step" and led to the Orders page, which offers it none."""
+    campaign, squad = demo
+    client.force_login(get_user_model().objects.get(username=username))
+    page = client.get(reverse("campaign:unit", args=[campaign.pk, squad.pk])).text
+    now = page.split('<dl class="facts">', 1)[1].split("</dl>", 1)[0]
+    facts = dict(re.findall(r"<dt>([^<]*)</dt><dd[^>]*>(.*?)</dd>", now, re.S))
+    assert _words(facts["Experience"]) == "0 (1 battle)"
+    assert _words(facts["Order"]) == "none under way"
+    roster = client.get(reverse("campaign:force", args=[campaign.pk, squad.force_id])).text
+    assert "for the next step" not in _row(roster, "2nd Squad")
+    # A standing unit still reads its next step and is led to its Orders.
+    standing = Unit.objects.get(force=squad.force, name="1st Squad")
+    page = client.get(reverse("campaign:unit", args=[campaign.pk, standing.pk])).text
+    assert "for the next step" in page
+    assert reverse("campaign:orders", args=[campaign.pk]) in page.split('id="unit-order"')[1]
+
+
 @pytest.mark.parametrize("username", ["alice", "carol"])
 def test_find_a_unit_says_where_a_destroyed_unit_fell_not_its_hits(client, demo, username):
     """Found by name, 2nd Squad read "Destroyed" and "1 Morale, 1 Casualty hit", the hits its
