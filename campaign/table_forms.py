@@ -505,6 +505,17 @@ class CampaignForm(PageForm):
         if not self.is_bound and "character" not in self.initial:
             self.initial["character"] = self.only_character()
 
+    def starts_on_unit(self, pk: int | None) -> None:
+        """An unsent form asked for unit ``pk`` (a unit page's link to it) starts on it: its key
+        in a list, its name where the unit is typed (`_UnitNamed`)."""
+        if self.is_bound or pk is None:
+            return
+        if isinstance(self.fields["unit"], _UnitNamed):
+            unit = _units(self.campaign).filter(pk=pk).first()
+            self.initial["unit"] = unit_label(unit) if unit else None
+        else:
+            self.initial["unit"] = pk
+
 
 def _unit_field(campaign: Campaign, offer: Offer, **kwargs: Any) -> forms.Field:
     """One of the units ``offer`` allows: chosen from a list where the campaign's forms list
@@ -523,6 +534,7 @@ class JoinForm(_LeavesOut, CampaignForm):
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign, nobody=NO_CHARACTERS)
         self.fields["unit"] = _unit_field(self.campaign, JOIN, label="Joins unit")
+        self.starts_on_unit(self.initial.get("unit"))
         self.starts_on_the_only_character()
 
 
@@ -667,9 +679,7 @@ class OrderForm(_LeavesOut, CampaignForm):
                 help_text="Its name, as its force's roster gives it: a new Order replaces the "
                 "one under way.",
             )  # fmt: skip
-            if self._starts_on is not None:
-                unit = _units(self.campaign).filter(pk=self._starts_on).first()
-                self.initial["unit"] = unit_label(unit) if unit else None
+            self.starts_on_unit(self._starts_on)
         else:
             self.fields["unit"] = _OrderedUnitField(
                 self.campaign, ORDER, owner=player, label="To unit",

@@ -192,7 +192,8 @@ def characters_context(
     """The campaign's characters a viewer sees in full (`Viewer.character_sight`): a member who
     sees other forces only in summary finds their own characters and those at the head of
     units they see, not who leads another force's units nor how they stand. A page of them
-    (``?page=2``), those whose name or unit's holds ``?q=`` if it is asked (`character_search`)."""
+    (``?page=2``), those whose name or unit's holds ``?q=`` if it is asked (`character_search`);
+    the GM's join form starts on the unit ``?unit=`` names."""
     campaign = viewer.campaign
     query = query or {}
     lines = campaign_characters(campaign=campaign)
@@ -223,7 +224,10 @@ def characters_context(
         context["character_form"] = forms.get("character_form") or CharacterForm(
             campaign=viewer.campaign
         )
-        context["join_form"] = forms.get("join_form") or JoinForm(campaign=campaign)
+        # A unit page's link to the join form asks for its unit (``?unit=``): the form starts on it.
+        context["join_form"] = forms.get("join_form") or JoinForm(
+            campaign=campaign, initial={"unit": key_named(query.get("unit"))}
+        )
         context["train_form"] = forms.get("train_form") or TrainByForm(campaign=campaign)
         context["rally_form"] = forms.get("rally_form") or RallyForm(campaign=campaign)
     return context
