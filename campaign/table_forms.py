@@ -331,6 +331,14 @@ class _CharacterField(forms.ModelChoiceField):
     """Whether each character is offered with its hit points ("Lt. Reyes (9 of 14 hit
     points)"): the heal's list, where they are what the GM chooses by."""
 
+    def shows_unit_led(self) -> None:
+        """Offer each character with the unit it leads ("Lt. Reyes (leads 1st Squad)"): the join
+        list, where one leading a unit is refused until detached from it."""
+        self.queryset = self.queryset.select_related("leading__unit")
+        self._shows_unit_led = True
+
+    _shows_unit_led = False
+
     def label_from_instance(self, obj: Any) -> str:
         if self.shows_hit_points:
             return f"{obj.name} ({hit_points_text(obj.hit_points, most=obj.max_hit_points)})"
@@ -338,6 +346,10 @@ class _CharacterField(forms.ModelChoiceField):
         # and requisitions nothing until then (`state.can_act`; the services refuse it).
         if obj.alive and not can_act(obj.hit_points):
             return f"{obj.name} (dying, {number_text(obj.hit_points)} hp)"
+        leading = getattr(obj, "leading", None) if self._shows_unit_led else None
+        # A survivor of the unit it led, destroyed, is free to lead another (`leader_attach`).
+        if leading is not None and leading.unit.status != Status.DESTROYED:
+            return f"{obj.name} (leads {leading.unit.name})"
         return obj.name
 
     def to_python(self, value: Any) -> Any:
@@ -533,6 +545,8 @@ class JoinForm(_LeavesOut, CampaignForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["character"] = _character_field(self.campaign, nobody=NO_CHARACTERS)
+        if isinstance(self.fields["character"], _CharacterField):
+            self.fields["character"].shows_unit_led()
         self.fields["unit"] = _unit_field(self.campaign, JOIN, label="Joins unit")
         self.starts_on_unit(self.initial.get("unit"))
         self.starts_on_the_only_character()

@@ -41,3 +41,22 @@ def test_it_leads_from_a_units_leader_form_to_the_join_form_on_that_unit(client,
         page = client.get(f"{reverse('campaign:characters', args=[campaign.pk])}?unit={junk}")
         assert page.status_code == 200
         assert not re.search(r'value="\d+" selected>', _join_field(page.text, "unit"))
+
+
+def test_it_offers_each_character_to_join_with_the_unit_it_leads_already(client, world):
+    # A character leading a unit is refused a second until detached: the list said only its
+    # name, so the GM learned it from the refusal, after choosing both.
+    from campaign.services import leader_attach, unit_edit
+
+    campaign, gm = world.campaign, world.users["gm"]
+    ash, holt, _rook = (
+        character_create(campaign=campaign, name=name, hit_points=9, actor=gm)
+        for name in ("Lt. Ash", "Capt. Holt", "Sgt. Rook")
+    )
+    leader_attach(unit=world.enemy_unit, character=ash, actor=gm)
+    # A survivor of the unit it led, destroyed, is free to lead another: its name alone.
+    leader_attach(unit=world.unit, character=holt, actor=gm)
+    unit_edit(unit=world.unit, changes={"status": "destroyed"}, reason="overrun", actor=gm)
+    page = login(client, world, "gm").get(reverse("campaign:characters", args=[campaign.pk]))
+    options = re.findall(r"<option [^>]*>([^<]+)</option>", _join_field(page.text, "character"))
+    assert options[1:] == ["Capt. Holt", f"Lt. Ash (leads {world.enemy_unit.name})", "Sgt. Rook"]
