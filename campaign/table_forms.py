@@ -40,7 +40,7 @@ from campaign.rules.characters import Feat, can_rally, can_train, feats_from, ra
 from campaign.rules.checks import REQUISITION_BASE_DC, requisition_quality_problem
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS, terrain_label
 from campaign.rules.experience import training_blocked
-from campaign.rules.history import hit_points_text, number_text
+from campaign.rules.history import hit_points_text, number_text, possessive
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.rules.state import (
     CampaignUnitState,
@@ -339,6 +339,37 @@ class _CharacterField(forms.ModelChoiceField):
 
     _shows_unit_led = False
 
+    def shows_whom_it_orders(self) -> None:
+        """Offer each character with the units it gives Orders ("Lt. Reyes (alice's: orders Red
+        Company)", an NPC any unit): the GM's Order form, where a player's character sent to
+        another player's unit is refused (`selectors.command_refused`)."""
+        self.queryset = self.queryset.select_related("player", "leading__unit__force")
+        self._shows_whom = True
+
+    _shows_whom = False
+
+    @cached_property
+    def _forces_by_owner(self) -> dict[int, list[str]]:
+        """The names of the campaign's forces, by the player who owns them: read once, as the
+        list is drawn."""
+        found: dict[int, list[str]] = {}
+        for owner, name in self.campaign.forces.order_by("name").values_list("owner_id", "name"):
+            found.setdefault(owner, []).append(name)
+        return found
+
+    def _whom_it_orders(self, obj: Any) -> str:
+        if obj.player_id is None:
+            return "NPC: orders any unit"
+        names = list(self._forces_by_owner.get(obj.player_id, []))
+        leading = getattr(obj, "leading", None)
+        # The unit it leads, wherever the GM put it at the head.
+        unit = None if leading is None else leading.unit
+        away = unit is not None and unit.force.owner_id != obj.player_id
+        if away and unit.status != Status.DESTROYED:
+            names.append(unit.name)
+        ordered = f"orders {and_words(names)}" if names else "no unit of theirs to order"
+        return f"{possessive(str(obj.player))}: {ordered}"
+
     def label_from_instance(self, obj: Any) -> str:
         if self.shows_hit_points:
             return f"{obj.name} ({hit_points_text(obj.hit_points, most=obj.max_hit_points)})"
@@ -350,6 +381,8 @@ class _CharacterField(forms.ModelChoiceField):
         # A survivor of the unit it led, destroyed, is free to lead another (`leader_attach`).
         if leading is not None and leading.unit.status != Status.DESTROYED:
             return f"{obj.name} (leads {leading.unit.name})"
+        if self._shows_whom:
+            return f"{obj.name} ({self._whom_it_orders(obj)})"
         return obj.name
 
     def to_python(self, value: Any) -> Any:
@@ -683,6 +716,8 @@ class OrderForm(_LeavesOut, CampaignForm):
             "creates them): a player's character to the units of its player's forces and the "
             "unit it leads, an NPC to any unit.",
         )  # fmt: skip
+        if player is None and isinstance(self.fields["giver"], _CharacterField):
+            self.fields["giver"].shows_whom_it_orders()
         self._starts_on = self.initial.get("unit")
         """The unit's pk the form starts on, if any."""
         if player is None and not _lists_every_unit(self.campaign):

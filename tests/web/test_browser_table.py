@@ -141,7 +141,9 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
 
     # Orders and the clock: a bad Order is refused, a good one finishes on the clock.
     gm.click(".meta >> text=Orders and the clock")
-    _attack_refused_then_given(gm, "Capt. Holt", "2nd Squad (Lantern Company)")
+    _attack_refused_then_given(
+        gm, "Capt. Holt (alice's: orders Lantern Company)", "2nd Squad (Lantern Company)"
+    )
     # Its hours with how they were reckoned (the rules' test reads the working itself).
     gm.wait_for_selector(
         r"text=/Capt\. Holt ordered 2nd Squad to Attack: 1 h \(.+\), done at day 1, 01:00\./"
@@ -249,7 +251,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.goto(dashboard)
     gm.click(".table-links >> text=Orders and the clock")
     # An NPC of the GM's: alice's Capt. Holt orders no unit of bob's.
-    gm.select_option("#order-form select[name=giver]", label="Sgt. Rook")
+    gm.select_option("#order-form select[name=giver]", label="Sgt. Rook (NPC: orders any unit)")
     gm.select_option("#order-form select[name=unit]", label="Ghost Squad (Night Battalion)")
     gm.select_option("#order-form select[name=kind]", "use_skill")
     gm.fill("#order-form input[name=listed_hours]", "8")

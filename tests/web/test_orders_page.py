@@ -387,10 +387,10 @@ def test_the_form_starts_on_the_character_leading_the_unit_it_starts_on(client, 
     leader_attach(unit=ready, character=rook, actor=gm)
     login(client, world, "gm")
     page = client.get(f"{_orders(world)}?unit={ready.pk}").text
-    assert re.search(rf'<option value="{rook.pk}" selected>Sgt. Rook</option>', page)
+    assert re.search(rf'<option value="{rook.pk}" selected>Sgt. Rook \(NPC[^<]*</option>', page)
     # Two characters and no unit chosen: the GM chooses.
     page = client.get(_orders(world)).text
-    assert not re.search(r'<option value="\d+" selected>(Lt. Ash|Sgt. Rook)</option>', page)
+    assert not re.search(r'<option value="\d+" selected>(Lt. Ash|Sgt. Rook)[^<]*</option>', page)
 
 
 def test_a_player_calls_off_an_order_their_character_gave_not_the_gms(client, world):
