@@ -2153,10 +2153,10 @@ class TimeStep:
                                       "experience"))  # fmt: skip
 
 
-def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
+def _time_lines(steps: Iterable[TimeStep], *, ahead: bool = False) -> list[str]:
     """What the clock did (or will do), one sentence per unit, in the order each unit's first
     told step came: "Day 3, 00:00: Tiger One (Red Company): a day of R&R; rallied, then after
-    day 3, 00:00, 1 Casualty hit not saved within 24 hours dies; fell from Average to
+    day 3, 00:00, 1 Casualty hit not saved within 24 hours died; fell from Average to
     Inexperienced; ...". Each step's reason, in order (its time when it differs from the
     first's: the dead `dead_when`, as the clock passes it), with its rally or fall when there
     are several (`_headed`), then what else they did to the unit together, true as of the
@@ -2166,7 +2166,8 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
     00:00 and day 5, 00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits". What
     the steps did to its experience follows in a sentence of its own ("It has 0 experience
     points (3 before)."). The clock's review and its summary alike (`time_lines_ahead`,
-    `time_lines_done`)."""
+    `time_lines_done`); ``ahead``: the review's, what is still to come in the present tense
+    ("rallies", "falls from Average to Inexperienced", `history.story_text`)."""
     by_unit: dict[int, list[TimeStep]] = {}
     told: list[int] = []  # the units worth a sentence, in the order their first told step came
     for step in steps:
@@ -2185,7 +2186,7 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
         if len(done) > 1:
             # Each step's own fall or rally said with it: after them all, "…, then on day 4,
             # a day of R&R; rallied; fell from Average to Raw" reads as though rallying cost it.
-            done = [replace(step, why=_headed(step)) for step in done]
+            done = [replace(step, why=_headed(step, ahead=ahead)) for step in done]
             was = {k: v for k, v in was.items() if k not in HEADLINE_FIELDS}
             now = {k: v for k, v in now.items() if k not in HEADLINE_FIELDS}
             first = done[0]
@@ -2198,12 +2199,13 @@ def _time_lines(steps: Iterable[TimeStep]) -> list[str]:
         now = {k: v for k, v in now.items() if k != "experience"}
         why = first.why + _then(done[1:], first.when)
         line = f"{first.when}: {first.unit.name} ({first.unit.force.name}): {why}"
-        if told := story_text(was, now, last.after):  # the clock kills no leader
+        if told := story_text(was, now, last.after, ahead=ahead):  # the clock kills no leader
             line += f"; {told}"
         if after:
             # The R&R after the last told step heals on: said, so the line ends as the table.
             was, now = TimeStep(first.unit, "", "", last.after, after[-1].after).changed()
-            line += f";{_then(after, first.when)[1:]}: {story_text(was, now, after[-1].after)}"
+            told = story_text(was, now, after[-1].after, ahead=ahead)
+            line += f";{_then(after, first.when)[1:]}: {told}"
         lines.append(f"{line}." + (f" It {experience}." if experience else ""))
     return lines
 
@@ -2213,15 +2215,15 @@ HEADLINE_FIELDS = ("status", "quality")
 rally or its end, its step of quality."""
 
 
-def _headed(step: TimeStep) -> str:
+def _headed(step: TimeStep, *, ahead: bool = False) -> str:
     """``step``'s reason with what it did to the unit's status and quality, if anything: "a day
-    of R&R; rallied", "3 Casualty hits not saved within 24 hours die; fell from Average to
-    Raw"."""
+    of R&R; rallied", "3 Casualty hits not saved within 24 hours died; fell from Average to
+    Raw"; ``ahead``, what it will do: "a day of R&R; rallies"."""
     was, now = step.changed()
     now = {k: v for k, v in now.items() if k in HEADLINE_FIELDS}
     if not now:
         return step.why
-    return f"{step.why}; {story_text(was, now, step.after)}"
+    return f"{step.why}; {story_text(was, now, step.after, ahead=ahead)}"
 
 
 def _then(steps: list[TimeStep], first_when: str) -> str:
@@ -2261,7 +2263,8 @@ def _after(step: TimeStep) -> bool:
 
 def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> list[str]:
     """What the clock moving on will do, unit by unit, in sentences (`advance_passings`):
-    Casualty hits dying as a medical window closes, a unit destroyed, rallied, losing quality."""
+    Casualty hits dying as a medical window closes, a unit destroyed, rallied, losing quality,
+    in the present tense: "3 Casualty hits not saved within 24 hours die; is destroyed"."""
     steps = []
     for unit, before, passing in passings:
         if passing.kind == CASUALTIES:
@@ -2275,7 +2278,7 @@ def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) ->
         when = dead_when(passing.at) if dead else clock_text(passing.at)
         when = when[:1].upper() + when[1:]
         steps.append(TimeStep(unit, when, why, before.to_json(), passing.state.to_json(), dead))
-    return _time_lines(steps)
+    return _time_lines(steps, ahead=True)
 
 
 def kept_in_zone_text(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) -> str:

@@ -359,6 +359,7 @@ def story_text(
     death_told: bool = False,
     leader_named: bool = False,
     headlines: bool = True,
+    ahead: bool = False,
 ) -> str:
     """What a change did to the unit, in plain words: "fell from Average to Green; now carries
     1 Morale hit and 2 Casualty hits; is in the combat zone". ``unit`` is the unit's snapshot
@@ -372,22 +373,24 @@ def story_text(
     `HistoryEntry.leader_named`), so its hit points are said without it: "now at 14 of 14 hit
     points", never "Sgt Vance healed: Sgt Vance is at 14 of 14…". ``headlines``: False leaves
     out the unit destroyed and its step of quality, for a line that says them first (the
-    timeline's)."""
+    timeline's). ``ahead``: the change is still to come (the review before the clock moves on,
+    `pages.time_lines_ahead`), told in the present tense: "is destroyed", "rallies", "falls
+    from Average to Green", "loses 1 point of Skill…", where the history says what was."""
     parts = []
     if "status" in after:
         was, now = Status(before.get("status", "ready")), Status(after["status"])
         if now == Status.DESTROYED:
             if headlines:
-                parts.append("was destroyed")
+                parts.append("is destroyed" if ahead else "was destroyed")
         elif now == Status.RETREATED:
-            parts.append("retreated in poor order")
+            parts.append("retreats in poor order" if ahead else "retreated in poor order")
         elif was == Status.RETREATED:
-            parts.append("rallied")
+            parts.append("rallies" if ahead else "rallied")
         else:
             parts.append(f"is {STATUS_LABELS[now].lower()} again")
     if "quality" in after and before.get("quality") is not None:
         was, now = Quality.of_word(before["quality"]), Quality.of_word(after["quality"])
-        verb = "rose" if now > was else "fell"
+        verb = ("rises" if ahead else "rose") if now > was else ("falls" if ahead else "fell")
         if headlines:
             parts.append(f"{verb} from {was.label} to {now.label}")
     elif "quality" in after:
@@ -412,7 +415,7 @@ def story_text(
             parts.append(f"{now['name']} takes command ({hit_points})")
         elif not now["alive"]:
             if not death_told:
-                parts.append(f"{now['name']} was killed")
+                parts.append(f"{now['name']} {'is' if ahead else 'was'} killed")
         else:
             hit_points = hit_points_text(now["hit_points"], most=leader_most)
             moved = _moved_from(was.get("hit_points"), now["hit_points"])
@@ -421,7 +424,8 @@ def story_text(
     if after.get("skill_lost"):
         lost = after["skill_lost"] - (before.get("skill_lost") or 0)
         if lost > 0:
-            said = f"lost {plural(lost, 'point')} of Skill to suppression for good"
+            loses = "loses" if ahead else "lost"
+            said = f"{loses} {plural(lost, 'point')} of Skill to suppression for good"
             if lost < after["skill_lost"]:
                 # Beside a review's "Skill lost" column, which counts them all, "lost 2" read
                 # as a miscount of its 3: the sentence says both.

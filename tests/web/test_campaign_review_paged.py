@@ -65,7 +65,7 @@ def test_a_long_review_gives_each_forces_totals_and_pages_through_every_unit_onc
 
 def test_a_long_reviews_page_draws_only_its_units_and_their_sentences(client, world, shaken):
     """Every unit is reckoned (the confirmation moves them all), but a page draws its own."""
-    Unit.objects.filter(name="Red 07").update(status="retreated")  # rallied: said in a line
+    Unit.objects.filter(name="Red 07").update(status="retreated")  # rallies: said in a line
     login(client, world, "gm")
     told, page = [], 1
     while page:
@@ -77,7 +77,7 @@ def test_a_long_reviews_page_draws_only_its_units_and_their_sentences(client, wo
             told.append(line)
         page = page + 1 if response.context["review_page"]["later"] else None
     assert [line for line in told if "Red 07 (" in line] == [
-        "Day 2, 00:00: Red 07 (Red Company): a day of R&R; rallied; carries no hits now."
+        "Day 2, 00:00: Red 07 (Red Company): a day of R&R; rallies; carries no hits now."
     ], "once, on its own page"
 
 

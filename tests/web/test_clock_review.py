@@ -141,8 +141,8 @@ def test_the_review_and_the_summary_tell_each_unit_once(client, world):
     review = client.get(_url("clock-advance", world), {"hours": "3"})
     told = _lines_of(review, unit)
     assert told == [
-        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R; rallied, then after day 2, "
-        "00:00, 1 Casualty hit not saved within 24 hours dies; fell from Inexperienced to Green; "
+        f"Day 2, 00:00: {unit.name} ({unit.force.name}): a day of R&R; rallies, then after day 2, "
+        "00:00, 1 Casualty hit not saved within 24 hours dies; falls from Inexperienced to Green; "
         "carries no hits now."
     ]
     done = client.post(
@@ -174,7 +174,7 @@ def test_a_step_lost_to_the_dead_is_said_with_them_not_after_a_rally_that_came_l
     told = _lines_of(review, unit)
     assert told == [
         f"After day 2, 00:00: {unit.name} ({unit.force.name}): 3 Casualty hits not saved within "
-        "24 hours die; fell from Average to Raw, then on day 3, 00:00, a day of R&R; rallied; "
+        "24 hours die; falls from Average to Raw, then on day 3, 00:00, a day of R&R; rallies; "
         "carries no hits now."
     ]
     done = client.post(
@@ -200,7 +200,7 @@ def test_the_dead_are_told_by_when_they_die_not_by_how_that_time_is_worded(
     login(client, world, "gm")
     review = client.get(_url("clock-advance", world), {"hours": "3"})
     (told,) = _lines_of(review, unit)
-    assert "a day of R&R; rallied, then as day 2, 00:00 passes, 1 Casualty hit not saved" in told
+    assert "a day of R&R; rallies, then as day 2, 00:00 passes, 1 Casualty hit not saved" in told
 
 
 def test_the_dead_are_dated_as_the_clock_passes_their_window_not_at_the_hour_it_starts(
@@ -219,7 +219,7 @@ def test_the_dead_are_dated_as_the_clock_passes_their_window_not_at_the_hour_it_
     told = _lines_of(review, unit)
     assert told == [
         f"After day 2, 00:00: {unit.name} ({unit.force.name}): 1 Casualty hit not saved within "
-        "24 hours dies; fell from Inexperienced to Green; carries no hits now."
+        "24 hours dies; falls from Inexperienced to Green; carries no hits now."
     ]
     hidden = dict(review.context["hidden"])
     done = client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes", **hidden})
@@ -248,7 +248,7 @@ def test_a_units_line_ends_where_the_table_of_changes_does(client, world):
     assert (change.before.morale_hits, change.after.morale_hits) == (5, 1)
     told = [line for line in review.context["lines"] if f"{world.unit.name} (" in line]
     assert told == [
-        f"Day 3, 00:00: {world.unit.name} ({world.unit.force.name}): a day of R&R; rallied; now "
+        f"Day 3, 00:00: {world.unit.name} ({world.unit.force.name}): a day of R&R; rallies; now "
         "carries 3 Morale hits and 0 Casualty hits; then on each of day 4, 00:00 and day 5, "
         "00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits."
     ]
@@ -497,7 +497,7 @@ def test_dead_a_window_kept_before_fights_kept_their_names_spared_are_said_of_th
 
 
 def test_a_unit_its_dead_destroy_is_told_no_experience_it_has_left(client, world):
-    # "Blue Rifles: 5 Casualty hits not saved within 24 hours die; was destroyed. It has 0 (1
+    # "Blue Rifles: 5 Casualty hits not saved within 24 hours die; is destroyed. It has 0 (1
     # before) of the 4 experience points it needs to rise to Experienced.": a destroyed unit
     # rises to nothing, and the GM read the number as something still to count.
     unit_edit(
@@ -513,7 +513,7 @@ def test_a_unit_its_dead_destroy_is_told_no_experience_it_has_left(client, world
     login(client, world, "gm")
     review = client.get(_url("clock-advance", world), {"hours": "3"})
     (line,) = _lines_of(review, unit)
-    assert "4 Casualty hits not saved within 24 hours die; was destroyed" in line
+    assert "4 Casualty hits not saved within 24 hours die; is destroyed" in line
     assert "experience point" not in line
     # Its table row gives its experience as a dash, not "1 → 0", as the rest of its page does.
     experience = '<td data-label="Experience" class="unchanged"><span class="small">—</span></td>'
@@ -526,3 +526,38 @@ def test_a_unit_its_dead_destroy_is_told_no_experience_it_has_left(client, world
     (told,) = [item for item in story.split("<li>") if "hours died (" in item]
     told = told.split("</li>", 1)[0]
     assert "was destroyed" in told and "experience point" not in told
+
+
+def test_the_review_tells_what_is_ahead_in_the_present_and_the_summary_what_was_in_the_past(
+    client, world
+):
+    """The review before the clock moves on says what will happen, the summary after it what
+    did: "die; is destroyed", never "die; was destroyed", and a rally and a fall alike."""
+    doomed = _wounded(world)
+    unit_edit(unit=doomed, changes={"status": "retreated", "quality": "average",
+                                    "casualty_hits": 4},
+              reason="fell back", actor=world.users["gm"])  # fmt: skip
+    rallying = Unit.objects.filter(force=doomed.force).exclude(pk=doomed.pk).first()
+    unit_edit(unit=rallying, changes={"status": "retreated", "morale_hits": 0, "casualty_hits": 1,
+                                      "window_from": 0, "last_battle_day": 1},
+              reason="fell back", actor=world.users["gm"])  # fmt: skip
+    login(client, world, "gm")
+    review = client.get(_url("clock-advance", world), {"hours": "3"})
+    (destroyed,) = _lines_of(review, doomed)
+    assert "4 Casualty hits not saved within 24 hours die; is destroyed" in destroyed
+    (rallied,) = _lines_of(review, rallying)
+    assert "a day of R&R; rallies, then after day 2, 00:00, 1 Casualty hit" in rallied
+    assert "hours dies; falls from Average to Inexperienced;" in rallied
+    for past in ("was destroyed", "rallied", "fell from"):
+        assert past not in destroyed + rallied
+    hidden = dict(review.context["hidden"])
+    done = client.post(_url("clock-advance", world), {"hours": "3", "confirm": "yes", **hidden})
+    summary = client.get(done["Location"])
+    (destroyed,) = _lines_of(summary, doomed)
+    assert "4 Casualty hits not saved within 24 hours died (" in destroyed
+    assert "; was destroyed" in destroyed
+    (rallied,) = _lines_of(summary, rallying)
+    assert "a day of R&R; rallied, then after day 2, 00:00, 1 Casualty hit" in rallied
+    assert "); fell from Average to Inexperienced;" in rallied
+    for ahead in ("is destroyed", "rallies", "falls from"):
+        assert ahead not in destroyed + rallied

@@ -90,3 +90,36 @@ def test_an_engagement_named_by_its_units_opens_its_line_with_a_capital(client, 
     assert refused.value.message_dict["attackers"] == [
         "Squad 1 is retreated in poor order: it cannot fight"
     ]
+
+
+def test_a_change_still_ahead_is_told_in_the_present_and_one_done_in_the_past():
+    """The review before the clock moves on tells what will happen (``ahead``), a history
+    what did: the same sentence, only its tense changed."""
+    before = {
+        "status": "retreated",
+        "quality": "average",
+        "skill_lost": 1,
+        "leader": {"name": "Capt. Hero", "hit_points": 3, "alive": True},
+    }
+    after = {
+        "status": "ready",
+        "quality": "green",
+        "skill_lost": 2,
+        "leader": {"name": "Capt. Hero", "hit_points": -13, "alive": False},
+    }
+    assert story_text(before, after, {}) == (
+        "rallied; fell from Average to Green; Capt. Hero was killed; lost 1 point of Skill to "
+        "suppression for good, 2 in all"
+    )
+    assert story_text(before, after, {}, ahead=True) == (
+        "rallies; falls from Average to Green; Capt. Hero is killed; loses 1 point of Skill to "
+        "suppression for good, 2 in all"
+    )
+    gone = {"status": "destroyed"}
+    assert story_text({"status": "ready"}, gone, {}) == "was destroyed"
+    assert story_text({"status": "ready"}, gone, {}, ahead=True) == "is destroyed"
+    broken = {"status": "retreated"}
+    assert story_text({"status": "ready"}, broken, {}) == "retreated in poor order"
+    assert story_text({"status": "ready"}, broken, {}, ahead=True) == "retreats in poor order"
+    risen = story_text({"quality": "green"}, {"quality": "inexperienced"}, {}, ahead=True)
+    assert risen == "rises from Green to Inexperienced"
