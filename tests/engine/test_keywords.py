@@ -15,6 +15,7 @@ from battles.engine import (
     geometry,
 )
 from battles.engine.events import TurnStart
+from battles.engine.targeting import legal_attacks
 
 from .helpers import act, battle, building, kinds, of, piece, scenario, square, unit
 
@@ -839,6 +840,8 @@ def test_a_flier_over_a_wood_does_not_lift_the_concealment_of_the_units_in_it():
     from battles.engine.commander import BattleView
 
     assert [e.id for e in BattleView(b, "blue").enemies()] == []
+    # The attack search a commander chooses from refuses it too.
+    assert legal_attacks(b, b.state.units["heli"], ["sq"]) == []
 
 
 def test_a_move_through_a_house_the_shot_before_it_cannot_bring_down_is_refused_at_once():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from battles.engine import AttackStep, IllegalActionError
+from battles.engine.targeting import legal_attacks
 
 from .helpers import act, battle, of, scenario, unit
 
@@ -77,7 +78,10 @@ def test_range_is_measured_centre_to_centre_and_within_is_inclusive(at):
     # The Gun's Range is 12: a target exactly 12" away, straight or slanting (7.2" by 9.6"),
     # is attacked; two thousandths of an inch further on the same line it is out of range.
     sc = scenario([unit("a", (2, 2))], [unit("b", at)])
-    shot = of(act(battle(sc, [6]), "a", AttackStep("b", "Gun")), "attack")[0]
+    b = battle(sc, [6])
+    # The attack search a commander chooses from offers it too.
+    assert legal_attacks(b, b.state.units["a"], ["b"]) == [("b", "Gun")]
+    shot = of(act(b, "a", AttackStep("b", "Gun")), "attack")[0]
     assert (shot.target, shot.distance, shot.outcome) == ("b", 12, "miss")
     dx, dy = (at[0] - 2) / 12, (at[1] - 2) / 12
     beyond = (round(at[0] + dx * 0.002, 3), round(at[1] + dy * 0.002, 3))
