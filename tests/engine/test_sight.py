@@ -213,6 +213,20 @@ def test_any_attack_reveals_close_combat_too():
     assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("a", "fired")]
 
 
+def test_a_flier_that_fires_is_not_revealed_for_it_is_never_concealed():
+    # "Aerial — never concealed": there is nothing for its fire to reveal, so a flier's shot
+    # logs no reveal, where a unit on the ground beside it is revealed by its own.
+    sc = scenario(
+        [unit("heli", (2, 2), keywords=["aerial"]), unit("a", (2, 3))],
+        [unit("b", (8, 2))],
+    )
+    b = battle(sc, [6, 6])
+    assert of(act(b, "heli", AttackStep("b", "Gun")), "reveal") == []
+    assert not b.state.units["heli"].concealed
+    ev = act(b, "a", AttackStep("b", "Gun"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("a", "fired")]
+
+
 def test_units_in_the_same_wood_do_not_see_through_other_blocking_terrain_between_them():
     # "Terrain that blocks sight, lying between shooter and target, means the target cannot be
     # attacked at all"; the exception is the same rubble field or building only. A rubble
