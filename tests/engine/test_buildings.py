@@ -395,6 +395,24 @@ def test_a_breaching_unit_leaves_a_building_that_does_not_admit_it_without_a_rol
     assert b.state.units["a"].position == (16, 2) and b.state.units["a"].hits == 2
 
 
+def test_a_breaching_unit_walks_into_a_fallen_building_without_a_roll():
+    # "Breaching — may enter buildings it otherwise couldn't. Skill roll or take 1 Hit": once
+    # fallen, the house is its rubble and no building, so the tank it never admitted walks in
+    # with no Breaching roll (an open rubble asks no terrain roll either).
+    sc = _sc(
+        [unit("a", (8, 2), size=4, keywords=["breaching"])],
+        [unit("r", (12, 8))],
+        hits=1,
+        rubble={"kind": "open"},
+    )
+    b = battle(sc, [6, 1])
+    act(b, "r", AttackStep("h", "Gun"))
+    assert b.state.buildings["h"].collapsed
+    ev = act(b, "a", MoveStep(((12, 2),)))
+    assert not of(ev, "roll")
+    assert b.state.units["a"].position == (12, 2) and b.state.units["a"].hits == 2
+
+
 def test_a_building_of_a_side_is_not_attacked_by_that_side():
     sc = scenario(
         [unit("a", (4, 2))], [unit("b", (20, 20))], buildings=[building("h", HOUSE, side="blue")]
