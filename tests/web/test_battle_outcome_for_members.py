@@ -111,10 +111,9 @@ def test_a_player_reads_their_own_units_first_marked_as_theirs(client, world):
         assert marked == [True] * len(own) + [False] * (len(rows) - len(own)), role
 
 
-def test_a_player_reads_their_own_units_first_on_an_engagements_page(client, world):
-    # An engagement's page tells what it did to each unit as a battle's does, and so in the
-    # same order: a player's own units first, marked "yours"; the GM and a spectator keep the
-    # order its entries were written in.
+def _raid(world):
+    """An engagement of Red Company's Raiders against Blue Battalion's Pickets, and the
+    Raiders."""
     from campaign.services.engagements import engagement_run
 
     card = world.unit.unit_type
@@ -126,6 +125,14 @@ def test_a_player_reads_their_own_units_first_on_an_engagements_page(client, wor
         campaign=world.campaign, sides={"attackers": [raiders], "defenders": [pickets]},
         name="Raid on the pickets", round_limit=1, seed=2, actor=world.users["gm"],
     )  # fmt: skip
+    return engagement, raiders
+
+
+def test_a_player_reads_their_own_units_first_on_an_engagements_page(client, world):
+    # An engagement's page tells what it did to each unit as a battle's does, and so in the
+    # same order: a player's own units first, marked "yours"; the GM and a spectator keep the
+    # order its entries were written in.
+    engagement, _ = _raid(world)
     url = _url("engagement", world, engagement.pk)
     neutral = _changed_units(login(client, world, "gm").get(url))
     assert sorted(neutral) == ["Pickets", "Raiders"]
@@ -196,17 +203,9 @@ def test_an_engagement_names_its_sides_by_the_forces_that_fought_it_after_a_unit
     client, world
 ):
     from campaign.pages import engagement_sides
-    from campaign.services.engagements import engagement_run
 
-    gm, card = world.users["gm"], world.unit.unit_type
-    raiders = unit_create(force=world.force, unit_type=card, name="Raiders", quality="legendary",
-                          equipment="excellent", specialties=["infantry"])  # fmt: skip
-    pickets = unit_create(force=world.enemy, unit_type=card, name="Pickets",
-                          quality="experienced", specialties=["infantry"])  # fmt: skip
-    engagement = engagement_run(
-        campaign=world.campaign, sides={"attackers": [raiders], "defenders": [pickets]},
-        name="Raid on the pickets", round_limit=1, seed=2, actor=gm,
-    )  # fmt: skip
+    gm = world.users["gm"]
+    engagement, raiders = _raid(world)
     fought = {"attackers": "Red Company", "defenders": "Blue Battalion"}
     assert engagement_sides([engagement])[engagement.pk] == fought
     moved = unit_move(unit=raiders, force=world.enemy, reason="detached", actor=gm)
