@@ -222,8 +222,10 @@ def order_give(
                 f"A skill's time is 1 to {LISTED_HOURS_MAX} hours, not {listed_hours}."
             ]
         elif order_kind is not None and order_kind != OrderKind.USE_SKILL:
-            errors["listed_hours"] = [f"{order_kind.label} has its listed time; only Use Skill "
-                                      "takes the skill's own"]  # fmt: skip
+            errors["listed_hours"] = [
+                f"{order_kind.label} takes the Orders table's time: leave the hours empty, or "
+                "choose Use Skill for a skill's own time."
+            ]
     if errors:
         raise ValidationError(errors)
     assert order_kind is not None and giver is not None

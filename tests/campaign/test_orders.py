@@ -133,7 +133,7 @@ def test_bad_orders_are_refused_and_nothing_is_written(campaign, make_unit, cast
         order_give(giver=stranger, unit=squad, kind="dance", listed_hours=3)
     assert set(error.value.message_dict) == {"giver", "kind"}
     holt = character_create(campaign=campaign, name="Holt", hit_points=10)
-    with pytest.raises(ValidationError, match="only Use Skill"):
+    with pytest.raises(ValidationError, match="leave the hours empty, or choose Use Skill"):
         order_give(giver=holt, unit=squad, kind="attack", listed_hours=3)
     # A unit out of action takes no Order, as it goes into no battle nor check.
     unit_edit(unit=squad, changes={"status": "retreated"}, reason="broken", actor=cast.gm)

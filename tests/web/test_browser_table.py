@@ -63,7 +63,7 @@ def _attack_refused_then_given(page, giver: str, unit: str, nothing_yet: str = "
     page.fill("#order-form input[name=listed_hours]", "5")
     _submit(page, "#order-form")
     page.wait_for_selector("#order-form .field-errors")
-    assert "only Use Skill takes the skill's own" in _errors(page, "#order-form")
+    assert "leave the hours empty, or choose Use Skill" in _errors(page, "#order-form")
     if nothing_yet:
         assert page.locator("#orders tbody tr").all_inner_texts() == [nothing_yet]
     page.fill("#order-form input[name=listed_hours]", "")

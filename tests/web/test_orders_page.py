@@ -645,3 +645,30 @@ def test_beside_the_clock_the_gm_sees_who_awaits_the_medics_and_till_when(client
     assert f'href="{force}' in due
     # A player sees no GM's list: the medics are the GM's to send from here.
     assert 'id="medics-due"' not in login(client, world, "player").get(_orders(world)).text
+
+
+def test_an_order_other_than_use_skill_given_hours_says_what_to_do_and_keeps_what_was_typed(
+    client, world
+):
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    unit = unit_create(force=world.force, unit_type=card, name="1st Squad",
+                       specialties=["infantry"])  # fmt: skip
+    login(client, world, "gm")
+    response = client.post(
+        reverse("campaign:order-give", args=[world.campaign.pk]),
+        {"giver": ash.pk, "unit": unit.pk, "kind": "attack", "listed_hours": "5",
+         "note": "take the ridge"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    error = re.search(r'id="id_order_listed_hours_error">([^<]*)<', response.text)[1]
+    assert error == (
+        "Attack takes the Orders table&#x27;s time: leave the hours empty, or choose Use Skill "
+        "for a skill&#x27;s own time."
+    )
+    form = response.text.split('id="order-form"', 1)[1]
+    assert re.search(r'name="listed_hours" value="5"', form)
+    assert re.search(r'<option value="attack" selected>', form)
+    assert 'value="take the ridge"' in form
+    assert not Order.objects.exists()
