@@ -944,7 +944,7 @@ class SkillCheckForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
         super().__init__(*args, **kwargs)
         self.fields["lead"] = _check_unit_field(self.campaign, label="Unit making the check")
         self.fields["helpers"] = _helpers_field(
-            self.campaign, "Units helping (Strength in numbers)"
+            self.campaign, "Units helping (Strength in numbers)", helps="lead"
         )
         self.fields["skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["dc"] = WholeNumberField(min_value=1, max_value=DC_MAX, label="DC")
@@ -1131,12 +1131,14 @@ def _not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
         )
 
 
-def _helpers_field(campaign: Campaign, label: str) -> forms.Field:
+def _helpers_field(campaign: Campaign, label: str, helps: str) -> forms.Field:
+    """The units helping the unit of the field ``helps``. Listed, each box names that field, so
+    the unit chosen there is not offered as helping itself (campaign/check-helpers.js); the
+    server refuses it all the same (`_not_helping_itself`)."""
     if not _check_lists_units(campaign):
         return _UnitsNamed(campaign, CHECK, required=False, label=label)
-    return _UnitsField(
-        campaign, CHECK, required=False, widget=forms.CheckboxSelectMultiple, label=label
-    )
+    boxes = forms.CheckboxSelectMultiple(attrs={"data-helps": helps})
+    return _UnitsField(campaign, CHECK, required=False, widget=boxes, label=label)
 
 
 class ContestForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
@@ -1149,14 +1151,14 @@ class ContestForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
         super().__init__(*args, **kwargs)
         self.fields["active"] = _check_unit_field(self.campaign, label="Active unit (e.g. recon)")
         self.fields["active_helpers"] = _helpers_field(
-            self.campaign, "Units helping the active unit"
+            self.campaign, "Units helping the active unit", helps="active"
         )
         self.fields["active_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["resisting"] = _check_unit_field(
             self.campaign, label="Resisting unit (e.g. hidden)"
         )
         self.fields["resisting_helpers"] = _helpers_field(
-            self.campaign, "Units helping the resisting unit"
+            self.campaign, "Units helping the resisting unit", helps="resisting"
         )
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
         self.fields["seed"] = SeedField(help_text=ROLL_SEED_HELP)

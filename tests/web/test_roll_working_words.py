@@ -68,6 +68,7 @@ def test_a_unit_ticked_as_helping_its_own_check_is_told_so(client, world):
     assert response.status_code == 400
     error = re.search(r'id="id_[a-z_]+_helpers_error">([^<]*)<', response.text)[1]
     assert error == "Squad Nine makes the check itself, so it cannot also help it: untick it here."
+    assert not TableRoll.objects.filter(campaign=world.campaign).exists()  # nothing written
 
 
 def test_a_kept_roll_summary_reads_with_a_real_minus_wherever_it_is_shown(client, world):
