@@ -1037,6 +1037,21 @@ def rolls_shown(viewer: Viewer, rolls: list[TableRoll]) -> bool:
     return hid
 
 
+def rolls_raising(campaign: Campaign, rolls: list[TableRoll]) -> None:
+    """Give each roll ``raised``: the unit a Requisition raised, as (its pk, its name now), for
+    its name to link to its page; None for any other roll, or a unit no longer on a roster."""
+    raised = {
+        r.pk: r.result["unit"]
+        for r in rolls
+        if r.kind == TableRoll.Kind.REQUISITION and r.result.get("unit")
+    }
+    units = Unit.objects.filter(force__campaign=campaign, pk__in=raised.values())
+    names = dict(units.values_list("pk", "name")) if raised else {}
+    for roll in rolls:
+        unit = raised.get(roll.pk)
+        roll.raised = (unit, names[unit]) if unit in names else None
+
+
 def checks_context(
     viewer: Viewer, before: Any = None, again: Any = None, **forms: Any
 ) -> dict[str, Any]:
@@ -1047,6 +1062,7 @@ def checks_context(
     before = key_named(before or "")
     rolls, read_to = rolls_seen(viewer, ROLLS_SHOWN + 1, before)
     shown = rolls[:ROLLS_SHOWN]
+    rolls_raising(campaign, shown)
     context = base_context(
         viewer,
         rolls=shown,

@@ -722,3 +722,32 @@ def test_a_characters_form_with_one_character_to_offer_starts_on_it(client, worl
         assert _chosen(page, form) == "Col. Sage", form
     for form in ("join-form", "heal-form"):  # two to choose from
         assert _chosen(page, form) == "Choose a character", form
+
+
+def test_a_requisition_in_the_rolls_links_the_unit_it_raised_by_its_name(client, world):
+    """The rolls list is where a Requisition is read again after its message is gone: the unit
+    it raised is named after it as a link to its page, by the name it has now; a refused one
+    links nothing."""
+    from campaign.models import TableRoll, Unit
+
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    c = world.campaign.pk
+    login(client, world, "gm")
+    url = reverse("campaign:requisition", args=[c])
+    ask = {"force": world.force.pk, "unit_type": card.pk, "name": "Fresh Rifles", "bonus": "40",
+           "quality": "average", "equipment": "adequate", "seed": "3",
+           "specialties": ["infantry"]}  # fmt: skip
+    client.post(url, ask)
+    client.post(url, {**ask, "name": "Hopeless", "bonus": "-40", "seed": "4"})
+    raised = Unit.objects.get(name="Fresh Rifles")
+    assert not Unit.objects.filter(name="Hopeless").exists()
+    Unit.objects.filter(pk=raised.pk).update(name="Old Rifles")
+    rolls = client.get(reverse("campaign:checks", args=[c])).text.split('id="rolls"', 1)[1]
+    entries = re.findall(r"<li>(.*?)</li>", rolls.split("</ul>", 1)[0], re.S)
+    assert len(entries) == 2 and "Hopeless" in entries[0] and "<a " not in entries[0]
+    link = f'<a href="{reverse("campaign:unit", args=[c, raised.pk])}">Old Rifles</a>'
+    assert f", raised: {link}" in entries[1]
+    # A player reads the same link for their own force's unit.
+    login(client, world, "player")
+    assert link in client.get(reverse("campaign:checks", args=[c])).text
+    assert TableRoll.objects.filter(campaign=world.campaign).count() == 2
