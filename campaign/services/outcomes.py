@@ -992,8 +992,13 @@ def _relink_problem(entry: HistoryEntry, restored: Mapping[str, Any], unit: Unit
     if character is None:
         name = state.leader.name if state.leader is not None else "the character"
         return f"{name}, who led {unit.name}, is gone from {unit.force.campaign}"
-    if Leader.objects.filter(character=character).exclude(unit=unit).exists():
-        return f"{character} leads another unit now: detach them there first"
+    led = Leader.objects.filter(character=character).exclude(unit=unit)
+    if (other := led.select_related("unit__force").first()) is not None:
+        # Named, with the way out, as joining a unit says it (`roster.leader_attach`).
+        return (
+            f"{character} leads {other.unit.name} ({other.unit.force.name}) now: detach them "
+            f"on {possessive(other.unit.name)} page first"
+        )
     if state.leader is not None and state.leader.alive and not character.alive:
         return f"{character} is dead"
     return ""

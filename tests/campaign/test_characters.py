@@ -137,7 +137,8 @@ def test_reverting_a_leader_detach_puts_the_same_character_back_at_the_head(camp
     detached = leader_detach(unit=squad)
     leader_attach(unit=make_unit("2nd Squad"), character=holt)
     entries = HistoryEntry.objects.count()
-    with pytest.raises(ValidationError, match=r"Capt\. Holt leads another unit now"):
+    led = r"Capt\. Holt leads 2nd Squad \(Red Company\) now: detach them on 2nd Squad's page first"
+    with pytest.raises(ValidationError, match=led):
         outcome_revert(entries=[detached], reason="again")
     assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=squad)
 
@@ -177,7 +178,9 @@ def test_a_character_who_survives_its_units_destruction_leads_another_and_is_nev
     with pytest.raises(ValidationError) as refused:
         outcome_revert(entries=[left], reason="he stayed")
     assert refused.value.message_dict == {
-        f"entries.{left.pk}": ["Sgt. Holt leads another unit now: detach them there first"]
+        f"entries.{left.pk}": [
+            "Sgt. Holt leads Fresh (Red Company) now: detach them on Fresh's page first"
+        ]
     }
     assert HistoryEntry.objects.count() == entries
     # Undoing the destruction gives its Casualty hit back past its 24 hours, so it dies again

@@ -266,7 +266,7 @@ def test_an_undone_leaving_puts_the_same_character_back_unless_they_lead_another
     with pytest.raises(ValidationError) as refused:
         entry_undo(entry=left, reason="again", actor=cast.gm)
     assert refused.value.message_dict[f"entries.{left.pk}"] == [
-        "Capt. Holt leads another unit now: detach them there first"
+        "Capt. Holt leads Miners (Red Company) now: detach them on Miners' page first"
     ]
     assert HistoryEntry.objects.count() == entries and not Leader.objects.filter(unit=squad)
 

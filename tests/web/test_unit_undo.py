@@ -224,7 +224,7 @@ def test_a_leaving_undone_is_refused_before_the_press_while_the_character_leads_
     left = leader_detach(unit=squad, reason="called to HQ", actor=gm)
     leader_attach(unit=other, character=holt, actor=gm)
     login(client, world, "gm")
-    said = "Capt. Holt leads another unit now: detach them there first."
+    said = "Capt. Holt leads Sappers 2 (Red Company) now: detach them on Sappers 2's page first."
     _refused_before_the_press(client, world, squad, left, said)
     squad.refresh_from_db()
     assert not hasattr(squad, "leader")
