@@ -112,7 +112,6 @@ from campaign.selectors import (
     entries_undone,
     entry_battles,
     force_roster,
-    forces_left_since,
     forces_then,
     history_standing,
     medics_worked,
@@ -2114,14 +2113,13 @@ def changes(
     return found
 
 
-def changes_fought_for(found: list[Change], entries: Iterable[HistoryEntry]) -> list[Change]:
-    """An outcome's changes (``found``, from the ``entries`` it wrote), each unit moved to
-    another force since with the force it fought for (`selectors.forces_left_since`), as the
-    battle's sides were when it was fought."""
-    left = forces_left_since(entries)
+def changes_fought_for(found: list[Change], fought_for: Mapping[int, Force]) -> list[Change]:
+    """An outcome's changes (``found``), each unit moved to another force since with the force
+    it fought for (``fought_for``, by unit pk, `moved_since`), as the battle's sides were when
+    it was fought."""
     return [
         replace(change, fought_for=force)
-        if (force := left.get(change.unit.pk)) is not None and force.pk != change.unit.force_id
+        if (force := fought_for.get(change.unit.pk)) and force.pk != change.unit.force_id
         else change
         for change in found
     ]

@@ -739,15 +739,6 @@ def forces_then(since: Iterable[tuple[int, datetime]]) -> dict[tuple[int, dateti
     return {key: forces[force] for key, force in then.items() if force in forces}
 
 
-def forces_left_since(entries: Iterable[HistoryEntry]) -> dict[int, Force]:
-    """The force each unit of ``entries`` was in when they were written, by unit pk, for the
-    units moved to another force since (`forces_then`)."""
-    first: dict[int, datetime] = {}
-    for entry in entries:
-        first[entry.unit_id] = min(first.get(entry.unit_id, entry.created_at), entry.created_at)
-    return {pk: force for (pk, _), force in forces_then(first.items()).items()}
-
-
 def _healed(details: dict[str, Any]) -> int:
     """Hits one medical entry healed: Casualty hits saved and Morale hits healed."""
     return details.get("saved", 0) + details.get("morale_saved", 0)

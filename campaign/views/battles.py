@@ -47,7 +47,7 @@ from campaign.battle_forms import REMOVAL_LABELS, BattleSetupForm, TableResultFo
 from campaign.deploy import SNAP, deploy_map, side_roles
 from campaign.forms import RevertForm, SavedMapForm, add_service_errors
 from campaign.map_numbers import MIN_TABLE, MapNumbersForm
-from campaign.models import Campaign, CampaignBattle, Membership, SavedMap, Unit
+from campaign.models import Campaign, CampaignBattle, Force, Membership, SavedMap, Unit
 from campaign.odds import campaign_odds_report, odds_for_viewer
 from campaign.pages import (
     LEFT_WORDS,
@@ -457,23 +457,27 @@ def _seed_shown(viewer: Viewer, side: str, units: dict[int, Unit]) -> bool:
     return viewer.sees_every_die(forces, fogged=side != FOG_ALL)
 
 
-Named = tuple[dict[int, Unit], list[BattleSide], tuple[dict[str, str], dict[str, str]]]
-"""A battle's units, its sides and the names its report calls them by (``_names``)."""
+Named = tuple[
+    dict[int, Unit], list[BattleSide], tuple[dict[str, str], dict[str, str]], dict[int, Force]
+]
+"""A battle's units, its sides, the names its report calls them by and the force each unit
+moved since fought for (``_names``)."""
 
 
 def _names(cb: CampaignBattle) -> Named:
     """The battle's units, its sides named by their forces (in the scenario's side order, which
-    the report's colours follow), and the names the report calls sides and units by."""
+    the report's colours follow), the names the report calls sides and units by, and the force
+    each unit moved to another since fought for (`pages.moved_since`)."""
     units = campaign_battle_units(campaign_battle=cb)
     scenario = cb.battle.scenario if cb.battle is not None else {}
     fought_for = moved_since([(cb, units.values())])[cb.pk]
     sides = battle_sides(cb, units, scenario.get("sides", []), fought_for)
-    return units, sides, battle_names(cb, units, sides)
+    return units, sides, battle_names(cb, units, sides), fought_for
 
 
 def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
     named = _names(cb)
-    units, sides, names = named
+    units, sides, names, fought_for = named
     side = _fog_side(viewer, cb, units)
     table = {} if cb.table_result is None else TableResult.from_dict(cb.table_result).units
     side_names = names[0]
@@ -524,7 +528,7 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         # in full, as on the rosters, their own first.
         entries = outcome_entries(campaign_battle=cb)
         # Each unit under the force it fought for, and the one it is in now if it moved since.
-        found = changes_fought_for(changes(entries_changes(entries), entries), entries)
+        found = changes_fought_for(changes(entries_changes(entries), entries), fought_for)
         context["changes"], context["changes_hidden"] = changes_for_reader(viewer, found)
         if viewer.manages:
             fought = (c.unit for c in context["changes"])
@@ -557,7 +561,7 @@ def _report(
     # too, but for the GM, who may look through either side's eyes.
     download_viewer = None if side in (FOG_ALL, FOG_NONE) else side
     as_side = (request.GET.get("as") or None) if viewer.manages else download_viewer
-    units, _, (side_names, _) = named
+    units, _, (side_names, _), _ = named
     fought = engine_units_fought(campaign_battle=cb)
     # A unit of a force the reader sees only in summary is named, as a roster names its force,
     # and no more: neither its card nor what the battle did to it (`Viewer.sight`).
@@ -658,7 +662,7 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
     log = None if cb.battle is None else battle_log(cb.battle)
     if log is None:
         raise Http404("the battle has no log")
-    units, _, names = _names(cb)
+    units, _, names, _ = _names(cb)
     side = _fog_side(viewer, cb, units)
     if side == FOG_NONE:
         # As on the page: a member whose units did not fight sees the outcome only, and why.
