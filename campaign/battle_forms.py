@@ -143,7 +143,11 @@ class BattleSetupForm(PageForm):
 
     name = forms.CharField(max_length=200, required=False, help_text="Blank: the scenario's.")
     turn_limit = WholeNumberField(
-        counts="turn", min_value=1, max_value=TURN_LIMIT_MAX, required=False
+        counts="turn",
+        min_value=1,
+        max_value=TURN_LIMIT_MAX,
+        required=False,
+        help_text="Blank: the scenario's.",
     )
     seed = SeedField(help_text=SEED_HELP)
     request_key = LaunchKeyField()

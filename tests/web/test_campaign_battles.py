@@ -93,6 +93,18 @@ def test_it_launches_a_battle_once_however_often_the_form_is_sent(client, world)
     assert progress.status_code == 200, "still polling while the battle waits"
 
 
+def test_a_turn_limit_left_blank_is_the_scenarios_and_the_form_says_so(client, world):
+    units = _free_all(world)
+    page = login(client, world, "gm").get(_url("battle-setup", world), {"scenario": "crossroads"})
+    field = page.text.split('id="id_battle_setup_turn_limit"')[1].split("</div>")[0]
+    assert "Blank: the scenario&#x27;s." in field
+    data = _setup_data(units, world, turn_limit="")
+    with mock.patch("battles.tasks.resolve_battle.delay"):
+        assert client.post(_url("battle-setup", world), data).status_code == 302
+    launched = CampaignBattle.objects.get(battle__request_key=data["request_key"])
+    assert launched.battle.turn_limit == json.loads(CROSSROADS.read_text())["turn_limit"]
+
+
 def test_the_set_up_names_each_units_leader_and_the_hit_points_it_goes_in_with(client, world):
     """A leader takes 3d6 for each Casualty hit its unit suffers: the GM putting units on sides
     reads who leads each, and how few hit points a wounded one has left."""
