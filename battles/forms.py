@@ -89,6 +89,12 @@ class SeedField(WholeNumberField):
 
 
 DJANGO_REQUIRED = forms.Field.default_error_messages["required"]
+DJANGO_INVALID_CHOICES = {
+    str(kind.default_error_messages["invalid_choice"])
+    for kind in (forms.ChoiceField, forms.ModelChoiceField, forms.ModelMultipleChoiceField)
+}
+"""Django's own words for a choice its list does not hold ("Select a valid choice. That choice
+is not one of the available choices."), which name neither the field nor the value."""
 
 
 def required_message(field: forms.Field, name: str) -> str:
@@ -108,14 +114,25 @@ def required_message(field: forms.Field, name: str) -> str:
     return f"Fill in {label}."
 
 
+def invalid_choice_message(field: forms.Field, name: str) -> str:
+    """What a form says of a choice its list does not hold (another campaign's force, a card
+    sent from a stale or tampered page), by the label it shows: "“7” is not one of the choices
+    for “Force”; choose one from its list." A field with words of its own keeps them."""
+    label = quoted(str(field.label or pretty_name(name))).replace("%", "%%")
+    return f"“%(value)s” is not one of the choices for {label}; choose one from its list."
+
+
 class NamesRequired(forms.BaseForm):
-    """A form whose fields left empty are named by their labels (`required_message`)."""
+    """A form whose fields left empty, or sent a choice their list does not hold, are named by
+    their labels (`required_message`, `invalid_choice_message`)."""
 
     def full_clean(self) -> None:
         # Checked as the form is, so the fields its own ``__init__`` adds are named too.
         for name, field in self.fields.items():
             if str(field.error_messages.get("required")) == str(DJANGO_REQUIRED):
                 field.error_messages["required"] = required_message(field, name)
+            if str(field.error_messages.get("invalid_choice")) in DJANGO_INVALID_CHOICES:
+                field.error_messages["invalid_choice"] = invalid_choice_message(field, name)
         super().full_clean()
 
 

@@ -41,6 +41,6 @@ def test_the_specialties_group_is_described_by_its_help_and_its_errors(client, w
     assert (
         'aria-describedby="id_unit_add_specialties_helptext id_unit_add_specialties_error"' in group
     )
-    assert "juggling is not one of the available choices" in _said(
+    assert "“juggling” is not one of the choices for “Specialties”" in _said(
         refused.text, "id_unit_add_specialties_error"
     )

@@ -103,3 +103,44 @@ def test_a_trainer_or_strategist_list_with_nobody_in_it_says_why(client, world):
                      feats=["strategist"], actor=gm)  # fmt: skip
     page = client.get(_url("characters", world)).text
     assert trains not in page and rallies not in page
+
+
+def test_another_campaigns_force_card_or_character_is_refused_naming_the_field(client, world):
+    # A force or character of another campaign (a tampered form, a page of the other campaign's
+    # tab) read Django's "Select a valid choice. That choice is not one of the available
+    # choices.", naming neither the field nor what was sent; nothing is rolled or raised.
+    from campaign.models import TableRoll, Unit
+    from campaign.services import campaign_create, force_create
+
+    gm = world.users["gm"]
+    elsewhere = campaign_create(name="Elsewhere", gm=gm, ruleset="combined_arms")
+    their_force = force_create(campaign=elsewhere, owner=gm, name="Far Company")
+    theirs = character_create(campaign=elsewhere, name="Col. Far", hit_points=12, feats=[],
+                              actor=gm)  # fmt: skip
+    ours = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12,
+                            feats=[], actor=gm)  # fmt: skip
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    units = Unit.objects.count()
+    login(client, world, "gm")
+    ask = {"force": their_force.pk, "unit_type": card.pk, "name": "Aces", "bonus": "0",
+           "quality": "average", "equipment": "adequate", "character": ours.pk}  # fmt: skip
+    refused = client.post(_url("requisition", world), ask)
+    assert _error(refused, "force") == (
+        f"“{their_force.pk}” is not one of the choices for “Force”; choose one from its list."
+    )
+    refused = client.post(
+        _url("requisition", world),
+        {**ask, "force": world.force.pk, "character": theirs.pk, "unit_type": "x"},
+    )
+    assert _error(refused, "character") == (
+        f"“{theirs.pk}” is not one of the choices for “Requisitioned by”; choose one from its list."
+    )
+    assert _error(refused, "unit_type") == (
+        "“x” is not one of the choices for “Card”; choose one from its list."
+    )
+    order = client.post(_url("order-give", world), {"giver": theirs.pk, "unit": world.unit.pk,
+                                                    "kind": "attack"})  # fmt: skip
+    assert _error(order, "giver") == (
+        f"“{theirs.pk}” is not one of the choices for “Given by”; choose one from its list."
+    )
+    assert not TableRoll.objects.exists() and Unit.objects.count() == units

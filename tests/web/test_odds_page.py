@@ -79,9 +79,9 @@ def test_a_double_submit_launches_one_run(owner_client):
         ({"battles": str(ODDS_MAX_BATTLES + 1)}, "At most 100,000 battles."),
         ({"battles": ""}, "Fill in “At most”."),
         ({"battles": "many"}, "Enter a whole number"),
-        ({"precision": "3"}, "Select a valid choice"),
+        ({"precision": "3"}, "“3” is not one of the choices for “Precision”"),
         ({"seed": str(SEED_LIMIT - 10)}, "the seed may be at most"),
-        ({"scenario": "atlantis"}, "Select a valid choice"),
+        ({"scenario": "atlantis"}, "“atlantis” is not one of the choices for “Scenario”"),
     ],
 )
 def test_bad_input_is_an_error_beside_the_field(owner_client, fields, message):

@@ -116,7 +116,7 @@ def test_a_request_key_is_not_spent_by_a_form_with_errors(owner_client):
         ({"seed": "twelve"}, "seed", "Enter a whole number"),
         ({"turn_limit": "0"}, "turn_limit", "At least 1 turn."),
         ({"turn_limit": "101"}, "turn_limit", "At most 100 turns."),
-        ({"scenario": "atlantis"}, "scenario", "Select a valid choice"),
+        ({"scenario": "atlantis"}, "scenario", "“atlantis” is not one of the choices for"),
         ({"scenario": ""}, "scenario", "Choose one for “Scenario”."),
         ({"name": "x" * 201}, "name", "at most 200 characters"),
     ],
