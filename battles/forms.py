@@ -122,9 +122,18 @@ def invalid_choice_message(field: forms.Field, name: str) -> str:
     return f"“%(value)s” is not one of the choices for {label}; choose one from its list."
 
 
+def max_length_message(field: forms.Field, name: str) -> str:
+    """What a form says of text too long for its field, by the label it shows: "“Reason” takes
+    at most 300 characters; this one has 412.", never Django's "Ensure this value has at most
+    300 characters (it has 412).", which does not say which field of the form it is."""
+    label = quoted(str(field.label or pretty_name(name))).replace("%", "%%")
+    return f"{label} takes at most %(limit_value)d characters; this one has %(show_value)d."
+
+
 class NamesRequired(forms.BaseForm):
-    """A form whose fields left empty, or sent a choice their list does not hold, are named by
-    their labels (`required_message`, `invalid_choice_message`)."""
+    """A form whose fields left empty, sent a choice their list does not hold, or sent text too
+    long are named by their labels (`required_message`, `invalid_choice_message`,
+    `max_length_message`)."""
 
     def full_clean(self) -> None:
         # Checked as the form is, so the fields its own ``__init__`` adds are named too.
@@ -133,6 +142,8 @@ class NamesRequired(forms.BaseForm):
                 field.error_messages["required"] = required_message(field, name)
             if str(field.error_messages.get("invalid_choice")) in DJANGO_INVALID_CHOICES:
                 field.error_messages["invalid_choice"] = invalid_choice_message(field, name)
+            if getattr(field, "max_length", None) and "max_length" not in field.error_messages:
+                field.error_messages["max_length"] = max_length_message(field, name)
         super().full_clean()
 
 

@@ -636,3 +636,27 @@ def test_a_refusal_quotes_a_name_one_way_whether_or_not_it_holds_an_apostrophe(c
         assert f"already has a character called “{name}”; choose another name" in unescape(
             again.text
         )
+
+
+def test_text_too_long_for_its_box_is_named_by_the_box_not_in_djangos_words(client, world):
+    # A note or reason longer than its box takes (sent by a client that does not stop at the
+    # box's length) read "Ensure this value has at most 300 characters (it has 400).", naming
+    # no box of the form; nothing is given or moved.
+    from campaign.models import Order
+    from campaign.services.characters import character_create
+
+    gm = world.users["gm"]
+    holt = character_create(campaign=world.campaign, name="Capt. Holt", hit_points=12, feats=[],
+                            actor=gm)  # fmt: skip
+    login(client, world, "gm")
+    order = {"giver": holt.pk, "unit": world.unit.pk, "kind": "attack", "note": "x" * 400}
+    refused = client.post(_url("order-give", world), order)
+    assert refused.status_code == 400
+    page = unescape(refused.text)
+    assert "“Note” takes at most 300 characters; this one has 400." in page
+    assert "Ensure this value" not in page
+    assert not Order.objects.exists()
+    refused = client.post(_url("unit-move", world, world.unit.pk),
+                          {"force": world.enemy.pk, "reason": "r" * 301})  # fmt: skip
+    assert "takes at most 300 characters; this one has 301." in unescape(refused.text)
+    assert Unit.objects.get(pk=world.unit.pk).force_id == world.force.pk
