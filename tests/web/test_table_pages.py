@@ -751,3 +751,14 @@ def test_a_requisition_in_the_rolls_links_the_unit_it_raised_by_its_name(client,
     login(client, world, "player")
     assert link in client.get(reverse("campaign:checks", args=[c])).text
     assert TableRoll.objects.filter(campaign=world.campaign).count() == 2
+
+
+def test_it_tells_a_player_and_a_spectator_with_no_rolls_yet_who_rolls_them(client, world):
+    url = reverse("campaign:checks", args=[world.campaign.pk])
+    said = "The GM rolls the campaign's checks, contests and Requisitions, and each shows here."
+    for name in ("player", "spectator"):
+        page = login(client, world, name).get(url).text
+        assert "No rolls yet. " + said in page
+    # The GM, with the forms beside the list, is told nothing more.
+    page = login(client, world, "gm").get(url).text
+    assert "No rolls yet." in page and said not in page
