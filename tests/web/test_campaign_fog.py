@@ -391,7 +391,7 @@ def test_a_battles_log_is_read_only_for_a_page_that_draws_it(client, world):
     page, read = _log_read(client, battle)
     assert "you see its outcome only" in page and not read
     winner = world.engine_battle.battle.outcome.winner
-    assert "wins</strong>" in page if winner else "A draw" in page
+    assert "won</strong>" in page if winner else "A draw" in page
     assert page.count('<tr class="removed-') == len(world.engine_battle.engine_units)
     login(client, world, "gm")
     for url in (_url("battle-cards", world, world.engine_battle.pk),

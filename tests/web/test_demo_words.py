@@ -114,7 +114,7 @@ def test_the_demos_engine_battle_is_told_and_replayed_in_the_campaigns_names(
     assert "Red Company (alice) won: 1st Squad, Tiger One" in words
     assert "Blue Battalion (bob): Old Faithful, Sappers" in words
     assert "1st Squad (Red Company) went in to attack, under Lt. Ada Reyes' Order" in words
-    assert "Red Company wins after 6 turns" in words
+    assert "Red Company won after 6 turns" in words
     # Its replay and its log, each unit named as the campaign names it.
     assert 'id="replay-frames"' in page and "1st Squad (Red Company): Rifle Squad" in page
     assert "Red Company: 1st Squad 1st Squad acts." in words

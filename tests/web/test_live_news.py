@@ -57,7 +57,7 @@ def test_a_finished_battle_says_its_outcome_in_the_last_swap(owner_client, finis
     done = owner_client.get(reverse("battles:progress", args=[finished_battle.pk]), **HTMX)
     assert done.status_code == 286
     (verdict,) = _news(done.text)
-    assert re.fullmatch(r"(.+ wins|A draw) after \d+ turns? \(.+\)\.", verdict)
+    assert re.fullmatch(r"(.+ won|A draw) after \d+ turns? \(.+\)\.", verdict)
 
 
 def test_an_odds_run_says_its_batches_and_how_narrow_it_is_then_who_is_favoured(
@@ -92,7 +92,7 @@ def test_a_campaign_battle_says_when_it_is_over_and_its_outcome(client, world):
     settled = client.get(_url("battle-progress", world, cb.pk), **HTMX)
     assert settled.status_code == 286
     (verdict,) = _news(settled.text)
-    assert re.match(r"(.+ wins|A draw) after \d+ turns?", verdict)
+    assert re.match(r"(.+ won|A draw) after \d+ turns?", verdict)
 
 
 def test_who_is_favoured_on_the_set_up_says_its_progress_then_its_verdict(client, world):

@@ -44,7 +44,7 @@ def _log(battle) -> list:
 def verdict(result: dict) -> str:
     """What the report must say about a result (whatever the engine made of the battle)."""
     names = {side["side"]: side["name"] for side in result["sides"]}
-    return f"{names[result['winner']]} wins" if result["winner"] else "A draw"
+    return f"{names[result['winner']]} won" if result["winner"] else "A draw"
 
 
 def test_it_names_the_winner_the_score_and_the_objectives(owner_client, finished_battle):
@@ -60,7 +60,8 @@ def test_it_names_the_winner_the_score_and_the_objectives(owner_client, finished
 
 def test_a_draw_and_a_win_read_differently(owner_client, owner):
     battle = crafted_battle(owner)
-    assert "<strong>Blue wins</strong>" in _get(owner_client, battle)
+    # A fought battle's verdict is told in the past, as the battles' lists tell it.
+    assert "<strong>Blue won</strong>" in _get(owner_client, battle)
     draw = dict(battle.result, winner=None)
     type(battle).objects.filter(pk=battle.pk).update(result=draw)
     assert "<strong>A draw</strong>" in _get(owner_client, battle)
