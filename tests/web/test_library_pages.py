@@ -136,6 +136,10 @@ def test_the_nav_links_the_library_and_the_rules(client, django_user_model):
     assert f'href="{reverse("campaign:rules-card")}"' in page
     card = client.get(reverse("campaign:rules-card")).text
     assert f'href="{reverse("library:document", args=["rules"])}"' in card
+    # The documents a reader opens from it show the rules without their tests, so the links
+    # promise the rules, not "each tied to its test", and speak to players, not developers.
+    assert "Every rule and ruling, in full:" in card
+    assert "its test" not in card and "developers" not in card
 
 
 # --- the Markdown renderer ---------------------------------------------------------------------
