@@ -820,7 +820,7 @@ def test_a_medical_crew_its_own_dead_would_destroy_is_not_promised_back_at_work(
 def test_a_rosters_experience_says_what_its_second_number_counts_to(client, world):
     """The roster read "1 of 3" under "Experience", and only the legend said what the 3 was: it
     reads "1 of 3 for the next step", as the unit's page and its card do; a Legendary unit, with
-    no step above it, gives its points alone."""
+    no step above it, gives its points alone, named as points."""
     unit = _set(world, world.unit, quality="inexperienced", experience=1)
     login(client, world, "player")
     roster = client.get(_url("force", world, world.force.pk)).text
@@ -830,7 +830,7 @@ def test_a_rosters_experience_says_what_its_second_number_counts_to(client, worl
     unit = _set(world, world.unit, quality="legendary", experience=4)
     roster = client.get(_url("force", world, world.force.pk)).text
     row = roster.split(f">{unit.name}</a>")[1].split("</tr>")[0]
-    assert '"Experience">4<br>' in row and "next step" not in row
+    assert '"Experience">4<span class="small"> points</span><br>' in row and "next step" not in row
 
 
 def test_the_medics_box_says_why_a_last_morale_hit_in_the_combat_zone_is_not_theirs(client, world):

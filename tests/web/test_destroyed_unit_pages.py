@@ -87,10 +87,12 @@ def test_a_destroyed_unit_is_offered_no_next_step_and_no_orders(client, demo, us
     page = client.get(reverse("campaign:unit", args=[campaign.pk, squad.pk])).text
     now = page.split('<dl class="facts">', 1)[1].split("</dl>", 1)[0]
     facts = dict(re.findall(r"<dt>([^<]*)</dt><dd[^>]*>(.*?)</dd>", now, re.S))
-    assert _words(facts["Experience"]) == "0 (1 battle)"
+    # The points it held are named as points, not left a bare number.
+    assert _words(facts["Experience"]) == "0 points (1 battle)"
     assert _words(facts["Order"]) == "none under way"
     roster = client.get(reverse("campaign:force", args=[campaign.pk, squad.force_id])).text
     assert "for the next step" not in _row(roster, "2nd Squad")
+    assert '"Experience">0<span class="small"> points</span>' in _row(roster, "2nd Squad")
     # A standing unit still reads its next step and is led to its Orders.
     standing = Unit.objects.get(force=squad.force, name="1st Squad")
     page = client.get(reverse("campaign:unit", args=[campaign.pk, standing.pk])).text
