@@ -164,6 +164,8 @@ def test_an_outcomes_state_reads_in_lower_case_within_its_sentence(client, demo)
     clash = campaign.engagements.get()
     page = client.get(reverse("campaign:engagement", args=[campaign.pk, clash.pk])).text
     assert '· <span class="status status-applied">applied</span></p>' in page
+    # The line itself opens with a capital, as a battle's "Day 1 · fought at the table" does.
+    assert '<p class="meta">Day 2, 00:00 · Open terrain · 4 rounds · ' in page
 
 
 def test_a_check_on_the_dashboard_names_the_unit_that_made_it_once(demo):
