@@ -3,7 +3,10 @@ columns, asides and sentences about code and tests."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from units.reader import is_developer_code, reader_view
 
@@ -47,3 +50,12 @@ def test_the_served_rules_keep_every_section_a_player_needs():
     for heading in ("### Shooting", "### Buildings", "## 4. Rulings added by the engine"):
         assert heading in shown
     assert "| Sentence | In the engine |" in shown and "tests/engine" not in shown
+
+
+@pytest.mark.parametrize("name", ["campaign.md", "rules.md"])
+def test_every_section_a_served_document_points_to_is_one_it_shows(name):
+    """The campaign rules sent a reader to "§3" for "Specialties are kept when quality falls",
+    a rule of §1.6; and §3 is the code's section, which the served page leaves out."""
+    shown = reader_view((DOCS / name).read_text(encoding="utf-8"))
+    sections = set(re.findall(r"^#+\s+(\d+(?:\.\d+)*)\.?\s", shown, re.M))
+    assert set(re.findall(r"§\s?(\d+(?:\.\d+)*)", shown)) <= sections
