@@ -69,6 +69,14 @@ def reader_text(text: str, *, prose: bool = False) -> str:
     return re.sub(r"\s+([,.;:])", r"\1", " ".join(kept)).strip()
 
 
+def _heading(line: str) -> str:
+    """A heading without its clauses about the tests: the rules' title promised "every rule,
+    and the test that proves it" over a page that shows no test."""
+    marks, _, text = line.partition(" ")
+    kept = [clause for clause in text.split(", ") if not _DEVELOPER_WORDS.search(clause)]
+    return f"{marks} {', '.join(kept)}" if _level(line) and kept else line
+
+
 def _kept(aside: str) -> str:
     """An aside kept as it was, its brackets masked so the next pass looks further out."""
     return aside.replace("(", "\x01").replace(")", "\x02")
@@ -126,7 +134,7 @@ def reader_view(source: str) -> str:
             out.append(line)
         elif not line.strip() or line.startswith("#"):
             flush()
-            out.append(line)
+            out.append(_heading(line))
         elif block and block[0].lstrip().startswith("|") != line.lstrip().startswith("|"):
             flush()
             block.append(line)

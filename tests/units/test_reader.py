@@ -59,3 +59,10 @@ def test_every_section_a_served_document_points_to_is_one_it_shows(name):
     shown = reader_view((DOCS / name).read_text(encoding="utf-8"))
     sections = set(re.findall(r"^#+\s+(\d+(?:\.\d+)*)\.?\s", shown, re.M))
     assert set(re.findall(r"§\s?(\d+(?:\.\d+)*)", shown)) <= sections
+
+
+def test_the_served_rules_title_promises_no_test_the_page_leaves_out():
+    shown = reader_view((DOCS / "rules.md").read_text(encoding="utf-8"))
+    assert shown.startswith("# Team Bravo in the engine — every rule\n")
+    headings = [line for line in shown.splitlines() if line.startswith("#")]
+    assert not [h for h in headings if re.search(r"\btests?\b", h)]
