@@ -786,6 +786,15 @@ def test_the_characters_table_is_labelled_rows_on_a_phone(
     assert not page.errors, page.errors
 
 
+LADDER_GAPS = """() => Math.min(...[...document.querySelectorAll(".ladder tbody tr")].map(row => {
+  const text = cell => { const r = document.createRange(); r.selectNodeContents(cell);
+    return r.getBoundingClientRect(); };
+  const texts = [...row.cells].slice(1).map(text);  // the figures, after the quality's name
+  return Math.min(...texts.slice(1).map((right, i) => right.left - texts[i].right));
+}))"""
+"""The narrowest space, in px, between two figures side by side in a ladder row."""
+
+
 def test_the_rules_cards_quality_ladder_fits_a_phone_whole(
     browser_world,
     page_for,
@@ -804,6 +813,8 @@ def test_the_rules_cards_quality_ladder_fits_a_phone_whole(
         box = train.bounding_box()
         assert box["x"] + box["width"] <= width, (width, box)
         assert scroll_width(page) <= width, width
+        # Each figure stands apart from the next, not read as one cell ("1 —", "2 yes").
+        assert page.evaluate(LADDER_GAPS) >= 10, width
         shoot(page, f"rules-card-ladder-{width}", full_page=True)
     assert not page.errors, page.errors
 
