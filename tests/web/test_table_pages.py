@@ -762,3 +762,13 @@ def test_it_tells_a_player_and_a_spectator_with_no_rolls_yet_who_rolls_them(clie
     # The GM, with the forms beside the list, is told nothing more.
     page = login(client, world, "gm").get(url).text
     assert "No rolls yet." in page and said not in page
+
+
+@pytest.mark.parametrize("name", ["characters", "orders", "checks", "engagement-setup"])
+def test_a_table_pages_tab_is_named_as_its_heading_and_its_link(client, world, name):
+    """The tabs read "Orders" and "Checks" over pages headed, and linked from every table page,
+    as "Orders and the clock" and "Checks and Requisition"."""
+    page = login(client, world, "player").get(reverse(f"campaign:{name}", args=[world.campaign.pk]))
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", page.text, re.S).group(1).strip()
+    title = re.search(r"<title>(.*?)</title>", page.text, re.S).group(1)
+    assert title.startswith(f"{heading} · "), (title, heading)
