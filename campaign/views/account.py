@@ -47,6 +47,14 @@ def account_context(request: HttpRequest, **forms: Any) -> dict[str, Any]:
             .select_related("campaign")
             .order_by("campaign__name")
         ),
+        # Where notices could be turned on: the campaigns whose dashboard offers them, those in
+        # which the member plays a force.
+        "notices_offered": list(
+            Membership.objects.filter(user=user, email_notices=False, campaign__forces__owner=user)
+            .select_related("campaign")
+            .order_by("campaign__name")
+            .distinct()
+        ),
     }
 
 

@@ -158,3 +158,18 @@ def test_the_account_pages_ask_to_log_in_first(client, world, method, name, args
     assert answer.status_code == 302
     assert answer["Location"] == f"{reverse('login')}?next={url}"
     assert not EmailChange.objects.exists()
+
+
+def test_it_links_each_campaign_whose_page_turns_the_notices_on(client, world):
+    """The line "You get no notices. Each campaign's page turns them on" named no campaign: it links
+    those where the member plays a force, the pages that offer the notices, and no other."""
+    notices = reverse("campaign:dashboard", args=[world.campaign.pk]) + "#notices-form"
+    page = login(client, world, "player").get(ACCOUNT).content.decode()
+    assert re.search(
+        rf"You get no notices\. Each campaign's page turns them on, once your account has an "
+        rf'e-mail address: <a href="{notices}">{re.escape(world.campaign.name)}</a>\.',
+        page,
+    )
+    # A spectator plays no force: no campaign's page offers them the notices.
+    page = login(client, world, "spectator").get(ACCOUNT).content.decode()
+    assert "You get no notices." in page and notices not in page
