@@ -86,6 +86,11 @@ def test_one_battles_blows_are_held_to_six_bucs_hits_whatever_the_cards_hits(car
     assert dead == 6 and after.quality == Q.RAW and after.status != Status.DESTROYED
 
 
+def test_a_card_has_a_hit_to_divide_a_blow_by():
+    with pytest.raises(BridgeError, match="a card has 1 Hit or more, got 0"):
+        blow_hits(4, 0)
+
+
 def test_each_bucs_hit_is_casualty_on_a_d6_of_four_or_more_else_morale():
     # One Hit lost on a 1-Hit card: blow die 4 → 4 BUCS hits, split dice 1, 4, 3, 6.
     state, damage = come_out(unit_state(quality=Q.LEGENDARY), hits=1, removed="destroyed",

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from campaign.models import Leader, Unit
 from campaign.pages import at_the_table
 from campaign.rules.command import Command
-from campaign.rules.state import can_act
+from campaign.rules.state import can_act, hit_point_state
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import check_units, requisition_run
@@ -23,6 +23,9 @@ pytestmark = pytest.mark.django_db
 def test_a_character_acts_at_0_hit_points_and_not_from_minus_1_until_healed():
     assert [can_act(hp) for hp in (5, 0, -1, -9, -10)] == [True, True, False, False, False]
     assert not can_act(3, alive=False)
+    # d20 Modern's words for each: dead at −10 or lower, whether or not yet marked dead.
+    said = [hit_point_state(hp) for hp in (5, 0, -1, -9, -10, -11)]
+    assert said == ["", "disabled", "dying", "dying", "dead", "dead"]
 
 
 def knocked_out(unit, hit_points=-3):

@@ -346,6 +346,10 @@ def test_a_step_up_is_withdrawn_when_the_casualty_hits_of_its_battle_die():
         "the steps up to Experienced and Elite from those battles are withdrawn, for there is "
         f"{HELD_BACK_QUALITY_LOST}"
     )
+    # When their hits die, both steps go first, progress just short of the lower one (Average,
+    # 3 of its 4), whatever it had: then the two dead leave it Green, held at 1 of its 2.
+    died, dead = casualties_die(before_kept.but(experience=0))
+    assert dead == 2 and (died.quality, died.experience) == (Q.GREEN, 1)
 
 
 def test_a_step_the_dead_cost_and_the_fights_since_won_back_is_told():

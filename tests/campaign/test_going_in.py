@@ -4,9 +4,21 @@ turned into one shift of the card's Skill; quality and Order go into the scenari
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from campaign.rules.bridge import BridgeError, battle_card, card_for, going_in, unit_going_in
+from campaign.rules.bridge import (
+    COMMANDED,
+    BridgeError,
+    battle_card,
+    card_for,
+    card_specialties,
+    fought_going,
+    fought_kit,
+    going_in,
+    unit_going_in,
+)
 from campaign.rules.command import Command, column
 from campaign.rules.state import Status
 from tests.campaign.helpers import unit_state
@@ -195,6 +207,49 @@ def test_it_gives_no_battle_card_to_a_unit_out_of_action(make_unit, status):
     unit.status = status
     with pytest.raises(BridgeError, match="cannot go into battle"):
         battle_card(unit)
+
+
+def test_a_unit_raised_with_no_specialty_takes_those_its_card_needs_if_it_may_hold_them():
+    """A unit raised with no specialty ticked takes the one its card needs, with what that one
+    requires, "only when its quality may hold them" (docs/campaign.md §6.5)."""
+    infantry, armor = SimpleNamespace(specialty="infantry"), SimpleNamespace(specialty="armor")
+    assert card_specialties(infantry, Q.GREEN) == [S.INFANTRY]
+    assert card_specialties(armor, Q.AVERAGE) == [S.MECHANIZED, S.ARMOR]
+    assert card_specialties(armor, Q.GREEN) == card_specialties(infantry, Q.RAW) == []
+
+
+def rifle_unit(**fields):
+    """A persistent unit on the Rifle Squad card (Skill 3, needs Infantry), as the bridge reads
+    one: an Average infantry squad with Adequate kit, with any fields changed."""
+    fields = {
+        "quality": 3, "morale_hits": 0, "casualty_hits": 0, "equipment": "adequate",
+        "specialties": ["infantry"],
+        "unit_type": SimpleNamespace(card=RIFLES, specialty="infantry"),
+        **fields,
+    }  # fmt: skip
+    return SimpleNamespace(**fields)
+
+
+def test_a_unit_a_legendary_unit_commanded_with_no_order_went_in_under_orders():
+    """Under a Legendary unit's command a unit counts as under Orders, though the Legendary
+    unit has no Order to pass on (docs/bucs-choices.md, "Orders at the bridge"): the card it
+    fought with is printed again from the under-Orders column."""
+    mech_skill = SimpleNamespace(card={**RIFLES, "skill": 4}, specialty="infantry")
+    green = rifle_unit(quality=1, unit_type=mech_skill)
+    commanded = {"order": None, "source": COMMANDED, "quality": "green", "equipment": "adequate"}
+    assert fought_going(green, commanded).skill == 3  # Green under Orders: −4 ÷ 4 = −1
+    alone = {**commanded, "source": "none"}
+    assert fought_going(green, alone).skill == 2  # without: the worst value, −6 ÷ 4 → −2
+
+
+def test_the_kit_a_unit_fought_with_counts_as_poor_under_an_order_outside_its_specialties():
+    """Excellent kit's special goes by each side's kit as it fought: Poor for a unit that did
+    its Order outside its specialties ("counts as Poor"), however good its own."""
+    unit = rifle_unit(equipment="excellent")
+    assert fought_kit(unit) == E.EXCELLENT
+    outside = {"order": {"kind": "hold"}, "source": "character", "quality": "raw",
+               "equipment": "poor"}  # fmt: skip
+    assert fought_kit(unit, outside) == E.POOR
 
 
 def test_it_has_no_battle_card_for_a_building():

@@ -343,6 +343,27 @@ def test_the_medics_keep_a_unit_its_dead_would_destroy_before_a_better_units_ste
     assert [(t.unit, t.hits) for t in plan] == [(2, 1), (3, 3), (1, 2)]
 
 
+def test_the_medics_keep_the_units_needing_fewest_first_whatever_their_quality():
+    """Whole units first, "the units needing fewest first, so the most units live", the best
+    of those needing as many first (docs/campaign.md §1.4)."""
+    wounded = {
+        # Legendary with 8 Casualty hits: 7 dead destroy it, 6 leave it Raw: 2 to save.
+        1: unit_state(quality=Q.LEGENDARY, casualty_hits=8),
+        2: unit_state(quality=Q.GREEN, casualty_hits=2),
+        3: unit_state(quality=Q.INEXPERIENCED, casualty_hits=3),
+    }
+    assert [hits_to_survive(wounded[key]) for key in (1, 2, 3)] == [2, 1, 1]
+    # Two hits keep two units, not the one Legendary: the Inexperienced, then the Green.
+    assert [(t.unit, t.hits) for t in medical_plan(wounded, 2)] == [(3, 1), (2, 1)]
+    # One hit keeps the better of the two needing one.
+    assert [(t.unit, t.hits) for t in medical_plan(wounded, 1)] == [(3, 1)]
+
+
+def test_the_medics_save_no_more_casualty_hits_than_a_unit_has():
+    with pytest.raises(ValueError, match="cannot save 2 of 1 Casualty hits"):
+        medical_treat(unit_state(casualty_hits=1), 2)
+
+
 # ---------------------------------------------------------------------------------------------
 # The services
 # ---------------------------------------------------------------------------------------------
