@@ -286,14 +286,29 @@ def zone_problem(state: CampaignUnitState) -> str:
     """Why the unit cannot be where its `in_combat_zone` puts it ("" when it can): only a ready
     unit is in the combat zone. One that retreated in poor order has left it
     (`bridge.damage_apply`) and goes back in once it has rallied; a destroyed one is out of
-    it for good."""
+    it for good. Of one whose Casualty hits await the medics, it says what their 24 hours
+    decide (`casualties_die`): how many the medics must save for it to live
+    (`hits_to_survive`), or the quality the dead leave it for good."""
     if not state.in_combat_zone or state.status == Status.READY:
         return ""
     if state.status == Status.DESTROYED:
         return f"{state.name} is destroyed: it has left the combat zone for good"
-    return (
+    said = (
         f"{state.name} retreated in poor order: it has left the combat zone, and goes back in "
         "once it has rallied"
+    )
+    if medical_window_closes(state) is None:
+        return said
+    hours = f"within their {MEDICAL_WINDOW_HOURS} hours"
+    after, _dead = casualties_die(state)
+    if after.destroyed:
+        return (
+            f"{said}, if the medics save at least {hits_to_survive(state)} of its "
+            f"{state.casualty_hits} Casualty hits {hours}; if not, it is destroyed"
+        )
+    return (
+        f"{said}; Casualty hits the medics do not save {hours} die, and leave it "
+        f"permanently reduced to {after.quality.label}"
     )
 
 

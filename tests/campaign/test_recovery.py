@@ -754,7 +754,8 @@ def test_a_revert_that_would_leave_a_unit_where_no_rule_could_is_refused(campaig
     assert refused.value.message_dict == {
         f"entries.{withdrawn.pk}": [
             "1st Squad retreated in poor order: it has left the combat zone, and goes back in "
-            "once it has rallied"
+            "once it has rallied; Casualty hits the medics do not save within their 24 hours "
+            "die, and leave it permanently reduced to Inexperienced"
         ]
     }
 

@@ -125,9 +125,11 @@ def test_a_tampered_move_is_refused_once_above_the_form(client, world):
 def test_a_retreated_unit_is_not_offered_the_combat_zone_and_is_refused_it_by_name(client, world):
     unit = _set(world, world.unit, status="retreated", in_combat_zone=False, morale_hits=0)
     login(client, world, "player")
+    # Its battle's 2 Casualty hits await the medics: unsaved, they leave it Raw.
     why = (
         f"{unit.name} retreated in poor order: it has left the combat zone, and goes back in "
-        "once it has rallied"
+        "once it has rallied; Casualty hits the medics do not save within their 24 hours die, "
+        "and leave it permanently reduced to Raw"
     )
     page = client.get(_url("unit", world, unit.pk)).text
     assert f"Not now: {why}." in page and 'disabled aria-describedby="zone-why"' in page
@@ -142,6 +144,30 @@ def test_a_retreated_unit_is_not_offered_the_combat_zone_and_is_refused_it_by_na
     calendar_advance(campaign=world.campaign, actor=world.users["gm"])  # R&R: it rallies
     page = client.get(_url("unit", world, unit.pk)).text
     assert 'name="in_combat_zone"' in page and 'id="zone-why"' not in page
+
+
+def test_a_retreated_unit_awaiting_the_medics_is_told_what_their_24_hours_decide(client, world):
+    """A retreated unit whose Casualty hits await the medics does not simply go back in once it
+    has rallied: unsaved, they die when the medics' 24 hours are over, destroying it or
+    reducing it for good."""
+    unit = _set(world, world.unit, quality="average", status="retreated", in_combat_zone=False,
+                morale_hits=0, casualty_hits=5)  # fmt: skip
+    login(client, world, "gm")
+    page = client.get(_url("unit", world, unit.pk)).text
+    said = (
+        f"Not now: {unit.name} retreated in poor order: it has left the combat zone, and goes "
+        "back in once it has rallied, if the medics save at least 2 of its 5 Casualty hits "
+        "within their 24 hours; if not, it is destroyed."
+    )
+    assert said in page
+    unit = _set(world, unit, casualty_hits=1)
+    page = client.get(_url("unit", world, unit.pk)).text
+    said = (
+        f"Not now: {unit.name} retreated in poor order: it has left the combat zone, and goes "
+        "back in once it has rallied; Casualty hits the medics do not save within their 24 "
+        "hours die, and leave it permanently reduced to Inexperienced."
+    )
+    assert said in page
 
 
 def test_the_gm_attaches_and_detaches_a_leader(client, world):
