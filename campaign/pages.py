@@ -1093,13 +1093,22 @@ def rallying_text(rallying: list[Attention]) -> str:
 
 
 @dataclass(frozen=True)
+class WaitingLine:
+    """One thing waiting for a member on "My campaigns", in a phrase: of a unit, named before
+    it and linked to its page, as every list of units is ("Blue Rifles: 5 Casualty hits …")."""
+
+    text: str
+    unit: Unit | None = None
+
+
+@dataclass(frozen=True)
 class CampaignLine:
     """A campaign on its member's list: their part in it, and what waits for them there."""
 
     campaign: Campaign
     role: str
     """gm, co_gm, player or spectator (`campaign_role`)."""
-    waiting: list[str]
+    waiting: list[WaitingLine]
     """What the member can do there, a phrase each: for the GMs the battles awaiting their
     review; units needing attention, what changed."""
     told: tuple[str, ...] = ()
@@ -1125,14 +1134,16 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
         if manages:
             awaiting = campaign.battles.filter(state=CampaignBattle.State.AWAITING).count()
             if awaiting:
-                waiting.append(f"{plural(awaiting, 'battle')} awaiting your review")
+                waiting.append(WaitingLine(f"{plural(awaiting, 'battle')} awaiting your review"))
         forces = Force.objects.filter(campaign=campaign)
         own = set((forces if manages else forces.filter(owner=user)).values_list("pk", flat=True))
         attention = units_needing_attention(campaign, own) if own else []
         if attention:
             whose = "" if manages else " of yours"
             needs = "needs" if len(attention) == 1 else "need"
-            waiting.append(f"{plural(len(attention), 'unit')}{whose} {needs} attention")
+            waiting.append(
+                WaitingLine(f"{plural(len(attention), 'unit')}{whose} {needs} attention")
+            )
             waiting += waiting_on_the_medics(attention)
         told = held_for_review_text(campaign, own) if own and not manages else ()
         seen = (
@@ -1145,7 +1156,9 @@ def my_campaigns(user: Any) -> list[CampaignLine]:
         if own and seen is not None:
             news = HistoryEntry.objects.filter(unit__force_id__in=own, created_at__gt=seen).count()
             if news:
-                waiting.append(f"{plural(news, 'change')} to your units since your last visit")
+                waiting.append(
+                    WaitingLine(f"{plural(news, 'change')} to your units since your last visit")
+                )
         lines.append(CampaignLine(campaign, role, waiting, told))
     return lines
 
@@ -1172,18 +1185,20 @@ ON_THE_MEDICS_NAMED = 3
 names, the soonest to die first; the dashboard names every one."""
 
 
-def waiting_on_the_medics(attention: list[Attention]) -> list[str]:
+def waiting_on_the_medics(attention: list[Attention]) -> list[WaitingLine]:
     """For a campaign's line on "My campaigns": the units whose Casualty hits await the medics,
     each with how many and when they die unsaved, the soonest first ("Blue Rifles: 5 Casualty
     hits await the medics in their last hour. Unsaved, they die when the clock moves on."), so
     the deadline is read before the dashboard is opened; past the first few, how many more."""
     waiting = [a for a in attention if a.medics_reason]
     waiting.sort(key=lambda a: (awaiting_until(a.unit.state)[0][0], a.unit.name))
-    lines = [f"{a.unit.name}: {a.medics_reason}" for a in waiting[:ON_THE_MEDICS_NAMED]]
+    lines = [WaitingLine(a.medics_reason, a.unit) for a in waiting[:ON_THE_MEDICS_NAMED]]
     more = len(waiting) - ON_THE_MEDICS_NAMED
     if more > 0:
         units = plural(more, "more unit")
-        lines.append(f"{units} with Casualty hits awaiting the medics, on the dashboard")
+        lines.append(
+            WaitingLine(f"{units} with Casualty hits awaiting the medics, on the dashboard")
+        )
     return lines
 
 

@@ -121,7 +121,12 @@ def test_a_player_reads_on_my_campaigns_when_their_units_casualty_hits_die(clien
               reason="hit", actor=gm)  # fmt: skip
     waiting = _waiting(client.get(reverse("home")).text)
     assert "<li>1 unit of yours needs attention</li>" in waiting
-    said = f"<li>{hurt.name}: 2 Casualty hits await the medics. Unsaved, they die after day "
+    # Named as every list names a unit: linked to its page.
+    page = reverse("campaign:unit", args=[world.campaign.pk, hurt.pk])
+    said = (
+        f'<li><a href="{page}">{hurt.name}</a>: 2 Casualty hits await the medics. Unsaved, '
+        "they die after day "
+    )
     assert said in waiting
     assert _waiting(client.get(reverse("campaign:list")).text) == waiting
     # Past three, the rest are counted; the soonest to die come first, whatever their names.
