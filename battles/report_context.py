@@ -68,6 +68,12 @@ class LogFilter:
         return urlencode({k: v for k, v in values.items() if v})
 
 
+def lost_of(lost: int, had: int) -> str:
+    """What a unit or building lost of what its card has, as every table of a battle's losses
+    says it, fought by the engine or at a real table: "1 of 2" (Hits, or Skill)."""
+    return f"{lost} of {had}"
+
+
 @dataclass(frozen=True, slots=True)
 class UnitRow:
     id: str
@@ -85,6 +91,14 @@ class UnitRow:
     """The card's name (``name`` is the unit's own, where it has one)."""
     left: str
     """How it left the battle, in the reader's words (`Names.left`): "destroyed", "taken out"."""
+
+    @property
+    def hits_lost_of(self) -> str:
+        return lost_of(self.hits_lost, self.hits)
+
+    @property
+    def skill_lost_of(self) -> str:
+        return lost_of(self.skill_lost, self.skill)
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,6 +558,7 @@ def _buildings(scenario: Scenario, result: BattleResult, names: Names) -> list[d
             "card": b.card.name,
             "hits": b.card.hits,
             "hits_lost": by_id[b.id].hits_lost,
+            "hits_lost_of": lost_of(by_id[b.id].hits_lost, b.card.hits),
             "collapsed": by_id[b.id].collapsed,
         }
         for b in scenario.buildings

@@ -33,7 +33,7 @@ from battles.forms import focus_first_error
 from battles.jsontext import read_json
 from battles.models import Battle
 from battles.odds_report import odds_stopped
-from battles.report_context import LOG_SWAP, LogUnreadable, battle_report, renamed_sides
+from battles.report_context import LOG_SWAP, LogUnreadable, battle_report, lost_of, renamed_sides
 from battles.selectors import ReferenceScenario, battle_log, reference_scenarios
 from battles.table import table_named, table_view
 from campaign.access import (
@@ -505,6 +505,10 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
             (
                 unit_label(units[pk]) if pk in units else f"unit {pk}",
                 outcome,
+                # Of the Hits its card has, as an engine battle's report says them.
+                lost_of(outcome.hits_lost, units[pk].unit_type.card["hits"])
+                if pk in units
+                else str(outcome.hits_lost),
                 REMOVAL_LABELS[Removal(outcome.removed)],
             )
             for pk, outcome in table.items()

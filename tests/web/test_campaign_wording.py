@@ -157,6 +157,11 @@ def test_a_table_result_says_how_each_unit_left_in_words(client, world):
     page = login(client, world, "gm").get(_url("battle", world, world.table_battle.pk)).text
     losses = page.split("Losses as entered")[1].split("</table>")[0]
     assert ">Still in the field</td>" in losses and ">none</td>" not in losses
+    # Hits lost of the Hits the card has, as an engine battle's report says them.
+    cb = CampaignBattle.objects.get(pk=world.table_battle.pk)
+    for pk in cb.table_result["units"]:
+        hits = Unit.objects.get(pk=pk).unit_type.card["hits"]
+        assert f'<td class="num" data-label="Hits lost">0 of {hits}</td>' in losses
     # A fresh unit in each force: the units of the battle still under review are not offered.
     for force in (world.force, world.enemy):
         raise_units(force, world.unit.unit_type, 1, "Fresh")
