@@ -10,6 +10,7 @@ app_name = "library"
 
 urlpatterns = [
     path("", views.library_list, name="list"),
+    path("load/", views.library_load_view, name="load"),
     path("cards/<int:pk>/", views.library_card, name="card"),
     path("docs/<slug:slug>/", views.document, name="document"),
 ]

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
 
 from units.carddata import CardError
 from units.cardtext import render_card
@@ -23,7 +25,7 @@ from units.markdown import Document
 from units.markdown import render as render_markdown
 from units.models import Ruleset, UnitType
 from units.reader import reader_view
-from units.services import source_words
+from units.services import library_load, source_words
 from units.terrain import terrain_text
 
 DOCS = {
@@ -58,6 +60,18 @@ def library_list(request: HttpRequest) -> HttpResponse:
         groups[heading].append((unit_type, _card_text(unit_type)))
     groups = {heading: cards for heading, cards in groups.items() if cards}
     return render(request, "units/library.html", {"groups": list(groups.items())})
+
+
+@login_required
+@require_POST
+def library_load_view(request: HttpRequest) -> HttpResponse:
+    """The site's staff load the sample cards into an empty library, as ``manage.py
+    library_load`` does, so that a new site's first GM may raise units without a shell."""
+    if not request.user.is_staff:
+        raise PermissionDenied("only the site's administrators load the sample cards")
+    report = library_load()
+    messages.success(request, f"The sample cards are loaded: {len(report.created)} new.")
+    return redirect("library:list")
 
 
 @login_required

@@ -14,7 +14,7 @@ from django.urls import reverse
 from tests.web.campaign_world import login
 from units.cardtext import render_card
 from units.markdown import render, slug
-from units.models import UnitType
+from units.models import Ruleset, UnitType
 from units.services import library_load, source_words
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +116,38 @@ def test_an_empty_library_says_so_in_words_not_a_command(client, django_user_mod
     page = client.get(reverse("library:list")).text
     assert "The library is empty: no unit cards have been loaded on this site yet." in page
     assert "manage.py" not in page
+    assert reverse("library:load") not in page
+    # Only the site's staff load the cards.
+    assert client.post(reverse("library:load")).status_code == 403
+    assert not UnitType.objects.exists()
+
+
+def test_the_sites_staff_load_the_sample_cards_from_the_empty_library(client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("admin", password="x"))
+    page = client.get(reverse("library:list")).text
+    assert f'action="{reverse("library:load")}"' in page and "Load the sample cards" in page
+    loaded = client.post(reverse("library:load"), follow=True)
+    assert UnitType.objects.filter(ruleset=Ruleset.ONE_YEAR_WAR).exists()
+    assert UnitType.objects.filter(ruleset=Ruleset.COMBINED_ARMS).exists()
+    assert "The sample cards are loaded:" in loaded.text
+    assert reverse("library:load") not in loaded.text  # loaded, the button is gone
+
+
+def test_a_force_page_says_its_rulesets_cards_are_missing_and_links_the_library(
+    client, django_user_model
+):
+    from campaign.services import campaign_create, force_create
+
+    gm = django_user_model.objects.create_user("newgm")
+    campaign = campaign_create(name="Frost", gm=gm, ruleset=Ruleset.ONE_YEAR_WAR)
+    force = force_create(campaign=campaign, owner=gm, name="Alpha", actor=gm)
+    client.force_login(gm)
+    url = reverse("campaign:force", args=[campaign.pk, force.pk])
+    page = client.get(url).text
+    assert "The card library holds no One Year War cards yet" in page
+    assert f'<a href="{reverse("library:list")}">the card library</a>' in page
+    library_load()
+    assert "holds no One Year War cards" not in client.get(url).text
 
 
 def test_it_renders_the_rules_documents(client, cards, django_user_model):
