@@ -2084,7 +2084,12 @@ class Change:
             ),
             ("Quality", b.quality.label, a.quality.label, b.quality != a.quality),
             ("Status", b.status.label, a.status.label, b.status != a.status),
-            ("Skill lost", str(b.skill_lost), str(a.skill_lost), b.skill_lost != a.skill_lost),
+            (
+                "Skill lost for good",
+                str(b.skill_lost),
+                str(a.skill_lost),
+                b.skill_lost != a.skill_lost,
+            ),
             (
                 "Experience",
                 _experience(b),

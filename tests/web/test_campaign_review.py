@@ -13,6 +13,8 @@ from campaign.services import unit_create, unit_edit
 from campaign.services.battles import campaign_battle_record
 from tests.web.campaign_world import login
 from tests.web.test_dark_mode import STATIC, _rules
+from units.models import Ruleset, UnitType
+from units.services import library_load
 
 pytestmark = pytest.mark.django_db
 
@@ -271,7 +273,41 @@ def test_skill_lost_again_is_said_with_the_count_the_column_shows(client, world)
     review = client.get(_url("battle-apply", world, battle.pk)).text
     table = review[review.index('<table class="changes told">') :]
     assert "lost 1 point of Skill to suppression for good, 2 in all." in table
-    assert '<td data-label="Skill lost" class="changed"><strong>2</strong></td>' in table
+    assert '<td data-label="Skill lost for good" class="changed"><strong>2</strong></td>' in table
     client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
     history = client.get(_url("unit", world, ours.pk)).text
     assert "lost 1 point of Skill to suppression for good, 2 in all." in history
+
+
+def test_under_one_year_war_the_review_heads_its_skill_column_for_good_not_the_battles_loss(
+    client, world
+):
+    """Under One Year War the Skill a table result entered comes back: the battle page showed
+    "Skill lost 1" in the losses as entered and, just below, a changes column headed "Skill
+    lost" reading 0. The column is the Skill lost for good, and is headed so."""
+    Campaign.objects.filter(pk=world.campaign.pk).update(ruleset=Ruleset.ONE_YEAR_WAR)
+    world.campaign.refresh_from_db()
+    library_load()
+    card = UnitType.objects.get(ruleset=Ruleset.ONE_YEAR_WAR, name="Federation Line Suit")
+    ours = unit_create(force=world.force, unit_type=card, name="Shaken", quality="average")
+    theirs = unit_create(force=world.enemy, unit_type=card, name="Steady")
+    battle = campaign_battle_record(
+        campaign=world.campaign,
+        name="Pinned down",
+        sides={"attackers": [ours], "defenders": [theirs]},
+        winner="defenders",
+        outcomes={
+            ours.pk: {"hits_lost": 0, "skill_lost": 1, "removed": "none"},
+            theirs.pk: {"hits_lost": 0, "skill_lost": 0},
+        },
+        actor=world.users["gm"],
+    )
+    login(client, world, "gm")
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    page = client.get(_url("battle", world, battle.pk)).text
+    assert '<td class="num" data-label="Skill lost">1</td>' in page  # the losses as entered
+    table = page[page.index('<table class="changes told">') :]
+    assert "1 Skill lost to suppression: 1 Morale, no step lost (One Year War)" in table
+    assert '<th scope="col">Skill lost for good</th>' in table
+    kept = '<td data-label="Skill lost for good" class="unchanged"><span class="small">0</span>'
+    assert kept in table

@@ -54,13 +54,13 @@ def test_a_step_lost_to_suppression_shows_the_skill_lost_beside_it(client, world
     after = before.but(quality=Quality.AVERAGE, skill_lost=1)
     cells = {what: (b, a, changed) for what, b, a, changed in
              Change(world.unit, before, after).cells()}  # fmt: skip
-    assert cells["Skill lost"] == ("0", "1", True)
+    assert cells["Skill lost for good"] == ("0", "1", True)
     assert cells["Quality"] == ("Experienced", "Average", True)
     assert cells["Hits"][2] is False
     page = login(client, world, "player").get(_url("battle", world, world.engine_battle.pk)).text
     table = page.split('<table class="changes told">', 1)[1].split("</table>", 1)[0]
-    assert '<th scope="col">Skill lost</th>' in table
-    assert table.count('data-label="Skill lost"') == table.count('<tr class="change-')
+    assert '<th scope="col">Skill lost for good</th>' in table
+    assert table.count('data-label="Skill lost for good"') == table.count('<tr class="change-')
 
 
 def test_a_campaign_battles_report_says_taken_out_where_the_rules_say_destroyed(client, world):
