@@ -113,6 +113,7 @@ from campaign.selectors import (
     unit_story,
     with_holdings,
 )
+from campaign.services.accounts import email_pending
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.going_in import printed_line, printed_roster, table_going_into
 from campaign.services.notices import Visit, member_visit, member_visit_record
@@ -286,6 +287,8 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         context["notices_form"] = forms.get("notices_form") or NoticesForm(
             initial={"email_notices": membership.email_notices}
         )
+        # An address given on joining waits for its link: "no e-mail address" would deny it.
+        context["email_pending"] = None if viewer.user.email else email_pending(viewer.user)
     if viewer.role != GM:
         # Any member but the GM may leave, once the forces they play are given to others.
         context["leave_form"] = forms.get("leave_form") or ButtonForm()

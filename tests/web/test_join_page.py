@@ -136,3 +136,21 @@ def test_a_player_who_joins_with_no_force_is_told_the_gm_gives_them_one(client, 
     force_create(campaign=world.campaign, owner=world.users["outsider"], name="Green Troop")
     page = login(client, world, "outsider").get(dashboard).content.decode()
     assert said not in page and 'Green Troop</a> <span class="badge">yours</span>' in page
+
+
+def test_an_address_given_on_joining_is_said_to_await_its_link_not_to_be_missing(client, world):
+    """A newcomer gave an address when joining; once the GM raised a force for them, the
+    dashboard's e-mail notices said "Your account has no e-mail address … Add one", as though
+    it had been lost. It says the address waits for the link mailed to it."""
+    from campaign.services import force_create
+
+    client.post(
+        _join_url(_invite(world)),
+        {"username": "dave", "email": "dave@example.com", "password": PASSWORD,
+         "password_again": PASSWORD},
+    )  # fmt: skip
+    dave = get_user_model().objects.get(username="dave")
+    force_create(campaign=world.campaign, owner=dave, name="Dave's", actor=world.users["gm"])
+    page = client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).content.decode()
+    assert "dave@example.com awaits confirming: open the link mailed to it" in page
+    assert "has no e-mail address" not in page
