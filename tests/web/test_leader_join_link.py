@@ -60,3 +60,23 @@ def test_it_offers_each_character_to_join_with_the_unit_it_leads_already(client,
     page = login(client, world, "gm").get(reverse("campaign:characters", args=[campaign.pk]))
     options = re.findall(r"<option [^>]*>([^<]+)</option>", _join_field(page.text, "character"))
     assert options[1:] == ["Capt. Holt", f"Lt. Ash (leads {world.enemy_unit.name})", "Sgt. Rook"]
+
+
+def test_the_leads_column_names_the_force_of_the_unit_a_character_leads(client, world):
+    # Two forces each with a "1st Squad": the column read "1st Squad" for both leaders.
+    from campaign.models import Unit
+    from campaign.services import leader_attach
+
+    campaign, gm = world.campaign, world.users["gm"]
+    Unit.objects.filter(pk__in=[world.unit.pk, world.enemy_unit.pk]).update(name="1st Squad")
+    ash, bo = (
+        character_create(campaign=campaign, name=name, hit_points=9, actor=gm)
+        for name in ("Lt. Ash", "Sgt. Bo")
+    )
+    leader_attach(unit=Unit.objects.get(pk=world.unit.pk), character=ash, actor=gm)
+    leader_attach(unit=Unit.objects.get(pk=world.enemy_unit.pk), character=bo, actor=gm)
+    page = login(client, world, "gm").get(reverse("campaign:characters", args=[campaign.pk])).text
+    leads = re.findall(r'<td data-label="Leads"><span>(.*?)</span></td>', page, re.S)
+    words = [re.sub(r"<[^>]+>", "", cell) for cell in leads]
+    assert f"1st Squad of {world.force.name}" in words
+    assert f"1st Squad of {world.enemy.name}" in words

@@ -288,7 +288,8 @@ def test_a_character_who_survived_its_units_destruction_is_free_to_join_another(
     page = client.get(reverse("campaign:characters", args=[world.campaign.pk])).text
     row = page.split("Capt. Holt</th>")[1].split("</tr>")[0]
     assert (
-        f'{world.unit.name}</a> <span class="small">(destroyed; free to lead another unit)' in row
+        f'{world.unit.name}</a> of {world.force.name} <span class="small">(destroyed; free to lead '
+        "another unit)" in row
     )
     join = {"character": holt.pk, "unit": world.enemy_unit.pk}
     response = client.post(reverse("campaign:character-join", args=[world.campaign.pk]), join)
@@ -447,7 +448,8 @@ def test_a_character_who_fell_leading_a_unit_is_said_to_have_fallen_there(client
     )
     row = page.text.split("Sgt. Rook", 1)[1].split("</tr>", 1)[0]
     words = re.sub(r"<[^>]+>|\s+", " ", row)
-    assert f"{world.enemy_unit.name} (fell leading it)" in re.sub(r"\s+", " ", words)
+    fell = f"{world.enemy_unit.name} of {world.enemy.name} (fell leading it)"
+    assert fell in re.sub(r"\s+", " ", words)
 
 
 def test_a_requisitions_dc_and_roll_are_told_before_and_after_with_their_parts(client, world):
