@@ -67,7 +67,7 @@ from campaign.pages import (
     unit_label,
     units_seen_in_summary,
 )
-from campaign.rules.bridge import TableResult
+from campaign.rules.bridge import TableResult, skill_restored_after
 from campaign.rules.history import plural, possessive
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.values import TURN_LIMIT_MAX
@@ -395,6 +395,7 @@ def battle_record(request: HttpRequest, pk: int) -> HttpResponse:
         left_out_forces=offer.out_of_action,
         no_units=offer.no_units,
         paged=offer.paged,
+        skill_restored=skill_restored_after(viewer.campaign.ruleset),
     )
     browsing = bound and "browse_page" in request.POST
     if browsing:

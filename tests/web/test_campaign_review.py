@@ -311,3 +311,20 @@ def test_under_one_year_war_the_review_heads_its_skill_column_for_good_not_the_b
     assert '<th scope="col">Skill lost for good</th>' in table
     kept = '<td data-label="Skill lost for good" class="unchanged"><span class="small">0</span>'
     assert kept in table
+
+
+def test_the_table_result_form_says_what_skill_lost_does_under_the_campaigns_ruleset(client, world):
+    """The GM enters each unit's Skill lost before the review tells what it cost: the form
+    says it first, as the ruleset has it (a step for good, or the Skill back)."""
+    login(client, world, "gm")
+    page = client.get(_url("battle-record", world)).text
+    assert (
+        "Each point of Skill lost is a Morale hit; under Combined Arms it also costs a quality "
+        "step for good."
+    ) in page
+    Campaign.objects.filter(pk=world.campaign.pk).update(ruleset=Ruleset.ONE_YEAR_WAR)
+    page = client.get(_url("battle-record", world)).text
+    assert (
+        "Each point of Skill lost is a Morale hit; under One Year War the Skill itself comes back "
+        "after the battle, and no quality step is lost."
+    ) in page
