@@ -15,6 +15,7 @@ from campaign.rules.orders import (
     clock_text,
     order_hours,
     order_quality,
+    outside_specialties_text,
 )
 from campaign.selectors import advance_passings, orders_ahead
 from campaign.services import calendar_advance, outcome_apply, outcome_revert, unit_edit
@@ -36,7 +37,7 @@ from campaign.services.orders import (
     replaced_when,
 )
 from campaign.services.recovery import time_reviewed
-from units.bucs import Quality, Specialty
+from units.bucs import Equipment, Quality, Specialty
 
 Q = Quality
 
@@ -63,6 +64,20 @@ def test_an_order_outside_the_units_specialties_is_performed_as_raw():
     assert order_quality(beach, Q.ELITE, (Specialty.INFANTRY,)) == Q.RAW
     assert order_quality(beach, Q.ELITE, (Specialty.AMPHIBIOUS,)) == Q.ELITE
     assert order_quality(OrderKind.ATTACK, Q.ELITE, ()) == Q.ELITE
+
+
+def test_an_order_outside_its_specialties_names_poor_kit_only_where_the_kit_changes():
+    """A unit pressed into a task outside its specialties "counts as Poor" (bucs.md,
+    "Equipment"): the sentence names the Poor kit for a unit whose own kit is better, and not
+    for one whose kit is Poor already; an Order within its specialties says nothing."""
+    beach, infantry = OrderKind.ESTABLISH_BEACHHEAD, (Specialty.INFANTRY,)
+    assert outside_specialties_text(beach, Equipment.GOOD, infantry) == (
+        "Establish Beachhead is outside its specialties: it performs as Raw, with Poor kit."
+    )
+    assert outside_specialties_text(beach, Equipment.POOR, infantry) == (
+        "Establish Beachhead is outside its specialties: it performs as Raw."
+    )
+    assert outside_specialties_text(beach, Equipment.GOOD, (Specialty.AMPHIBIOUS,)) == ""
 
 
 def test_the_clock_counts_hours_within_days():
