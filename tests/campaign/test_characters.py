@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from campaign.models import Character, HistoryEntry, Leader, Unit
 from campaign.rules.characters import FEAT_TABLE, Feat, RallyError, feat_sum, rally
 from campaign.rules.recovery import rest_day
+from campaign.rules.state import Status
 from campaign.services import leader_attach, leader_detach, unit_train
 from campaign.services.characters import character_create, character_rally
 from campaign.services.engagements import engagement_revert, engagement_run
@@ -44,6 +45,16 @@ def test_a_strategist_heals_morale_hits_never_casualty_hits_nor_the_last_under_s
     )
     assert rest_day(unit_state(morale_hits=1, in_combat_zone=True)).morale_hits == 1
     assert rally(unit_state(morale_hits=2, in_combat_zone=True)).morale_hits == 1
+
+
+def test_a_strategist_rallies_no_destroyed_unit_and_says_so():
+    """A unit reduced below Raw by a Casualty hit "is destroyed utterly" (bucs.md, "Damage,
+    morale and casualties"): no Morale hit of it heals, out of the combat zone too, and the
+    refusal says it is destroyed, not that it is in the combat zone."""
+    destroyed = unit_state(morale_hits=2, status=Status.DESTROYED, in_combat_zone=False)
+    with pytest.raises(RallyError) as refused:
+        rally(destroyed)
+    assert str(refused.value) == "it is destroyed"
 
 
 def test_a_character_belongs_to_the_campaign_and_may_be_played_by_a_member(campaign, cast):
