@@ -91,6 +91,16 @@ def test_a_unit_led_by_a_character_uses_the_assisting_column_and_its_feats():
     assert pairing["attackers"]["total"] == 14
 
 
+def test_a_led_unit_under_an_order_still_assists_its_leader():
+    """A unit assists the character leading it; an Order to it does not make it "alone, under
+    Orders" (bucs.md, "Unit quality": the columns are alone under Orders, alone without Orders,
+    and assisting a character)."""
+    led = unit("A", leader=LeaderState("Holt", 12), order=OrderKind.ATTACK)
+    (pairing,) = pairings(fight([led], [unit("B")], [10, 10]))
+    assert mods(pairing["attackers"])["quality: Average, assisting its leader (Holt)"] == 3
+    assert pairing["attackers"]["total"] == 13
+
+
 def test_a_unit_uses_under_orders_with_an_order_and_without_orders_otherwise():
     (pairing,) = pairings(fight([unit("A", order=OrderKind.ATTACK)], [unit("B")], [10, 10]))
     assert mods(pairing["attackers"])["quality: Average, alone under Orders"] == 0
@@ -119,6 +129,16 @@ def test_green_acts_alone_only_after_an_order_and_raw_needs_it_repeated_every_ro
     assert pairings(result, 2)[0]["attackers"]["modifiers"][0][0] == (
         "quality: Raw, alone under Orders"
     )
+
+
+def test_a_green_units_order_lasts_the_fight_without_being_repeated():
+    """Only Raw needs its Order repeated every round; "Green units may act alone only after an
+    Order" (bucs.md, "Unit quality"): a Green unit's Order, given once, holds in round 2."""
+    green = unit("A", quality=Q.GREEN, order=OrderKind.ATTACK, order_repeated=False)
+    result = fight([green], [unit("B")], [10, 6, 10, 6], rounds=2)
+    assert [p["attackers"]["modifiers"][0] for p in pairings(result)] == [
+        ["quality: Green, alone under Orders", -4]
+    ] * 2
 
 
 def test_a_legendary_unit_takes_command_of_up_to_six_lesser_units_not_led_by_a_character():
@@ -162,6 +182,30 @@ def test_legendary_command_holds_only_while_the_commander_stands_and_is_still_le
     ]  # fmt: skip
 
 
+def test_a_legendary_unit_commands_six_units_without_orders_passing_over_those_with_one():
+    """A Legendary unit "may take command of up to 6 lesser units not commanded by a character"
+    (bucs.md, "Unit quality"): a unit under an Order of its own needs no commander and takes
+    none of the six places, nor does a unit broken out of the fight."""
+    squads = [unit(f"U{i}") for i in range(1, 7)]
+    attackers = [unit("L", quality=Q.LEGENDARY), unit("O", order=OrderKind.ATTACK), *squads]
+    result = fight(attackers, [unit("B")], [10] * 16)
+    lineup = {e["unit"]: e["commanded_by"] for e in result.events if e["event"] == "unit"}
+    assert lineup["O"] is None and all(lineup[f"U{i}"] == "L" for i in range(1, 7))
+    # R (Raw, commanded) loses round 1 by 9 and breaks; in round 2 U7, the seventh, takes its
+    # place.
+    raw = unit("R", quality=Q.RAW)
+    attackers = [unit("L", quality=Q.LEGENDARY), raw, *squads[:5], unit("U7")]
+    defenders = [unit(f"B{i}") for i in range(1, 9)]
+    result = fight(attackers, defenders, [10, 10, 5, 10] + [10] * 28, rounds=2)
+    lineup = {e["unit"]: e["commanded_by"] for e in result.events if e["event"] == "unit"}
+    assert (lineup["R"], lineup["U7"]) == ("L", None)
+    assert result.damage["R"].removed == Removal.DEMORALISED
+    (u7,) = [p["attackers"] for p in pairings(result, 2) if p["attackers"]["unit"] == "U7"]
+    assert u7["modifiers"][0] == [
+        "quality: Average, alone under Orders (commanded by L, Legendary)", 0
+    ]  # fmt: skip
+
+
 def test_an_order_outside_its_specialties_is_performed_as_raw():
     beach = unit("A", order=OrderKind.ESTABLISH_BEACHHEAD)
     (pairing,) = pairings(fight([beach], [unit("B")], [10, 10]))
@@ -198,6 +242,16 @@ def test_a_unit_without_infantry_fights_as_raw_with_poor_kit():
     (pairing,) = pairings(fight([medics], [unit("B")], [10, 10]))
     assert mods(pairing["attackers"])["equipment: Poor"] == -4
     assert mods(pairing["attackers"])["quality: Raw without Orders cannot act alone"] == -6
+
+
+def test_a_mechanized_unit_without_infantry_fights_at_its_quality_with_its_kit():
+    """Units without the Infantry specialty "fight as Raw", but a vehicle crew's Mechanized (or
+    Armor) covers the fight as Infantry does (docs/campaign.md §6.1): an Elite Mechanized crew
+    without Infantry fights as Elite, with its own kit."""
+    crew = unit("A", quality=Q.ELITE, specialties=(S.MECHANIZED,), equipment=Equipment.GOOD)
+    (pairing,) = pairings(fight([crew], [unit("B")], [10, 10]))
+    got = mods(pairing["attackers"])
+    assert got["quality: Elite, alone without Orders"] == 4 and got["equipment: Good"] == 2
 
 
 def test_a_unit_brought_down_to_raw_by_its_hits_still_fights_with_poor_kit():
@@ -251,6 +305,34 @@ def test_dug_in_adds_two_and_is_immune_to_momentum_and_driven_back_both_ways():
     assert one["margin"] >= DRIVEN_BACK_MARGIN and one["driven_back"] is None
     assert "Momentum" not in mods(two["attackers"])
     assert "Driven Back last round" not in mods(two["defenders"])
+
+
+def test_a_unit_beating_a_dug_in_enemy_gains_no_momentum_and_brings_none_against_it():
+    """Dug In is "immune to Momentum and Driven Back, for and against" (bucs.md, "Unit vs
+    unit"): A, alone against dug-in D and open C, loses to D and beats C in round 1. Its round
+    is C's win alone, so it gains +1, which counts against C next round and not against D."""
+    # A: without Orders −2, outnumbered 2 to 1 −2; D: −2, Dug In +2; C: −2. Margins under 5.
+    d20s = [10, 10, 15, 10,  # round 1: A 6 against D 10, A 11 against C 8
+            10, 10, 10, 10]  # fmt: skip
+    result = fight([unit("A")], [unit("D", dug_in=True), unit("C")], d20s, rounds=2)
+    against_d, against_c, again_d, again_c = pairings(result)
+    assert (against_d["winner"], against_c["winner"]) == ("defenders", "attackers")
+    assert "Momentum" not in mods(again_d["attackers"])
+    assert mods(again_c["attackers"])["Momentum"] == 1
+
+
+def test_excellent_kit_ignores_no_casualty_hit_even_as_its_first_hit_from_a_worse_enemy():
+    """Excellent kit "ignores its first Morale hit against a less well equipped unit" (bucs.md,
+    "Equipment"), never a Casualty hit. X (Excellent), alone, loses by 5 to E1 (Excellent:
+    its Morale hit lands) and then by 5 to E2 (Poor): that hit is the round's second, a
+    Casualty hit, and lands too."""
+    x = unit("X", equipment=Equipment.EXCELLENT)
+    e1, e2 = unit("E1", equipment=Equipment.EXCELLENT), unit("E2", equipment=Equipment.POOR)
+    # E1 −2 +4, X −2 +4 −2 (outnumbered); after its hit X is Inexperienced: −4 +4 −2; E2 −2 −4.
+    result = fight([e1, e2], [x], [13, 10, 19, 10])
+    assert [(p["winner"], p["hits"]) for p in pairings(result)] == [("attackers", 1)] * 2
+    taken = result.damage["X"]
+    assert (taken.morale_hits, taken.casualty_hits, taken.excellent_ignored) == (1, 1, 0)
 
 
 def test_a_unit_beaten_by_ten_is_driven_back_and_pays_for_it_next_round():
@@ -680,6 +762,17 @@ def test_a_dying_leader_leads_nobody_until_healed_but_a_disabled_one_still_leads
     (pairing,) = pairings(fight([disabled], [unit("B")], [10, 10]))
     assert mods(pairing["attackers"])["quality: Average, assisting its leader (Vance)"] == 3
     assert mods(pairing["attackers"])["leader's feats (Leadership)"] == 1
+
+
+def test_a_dying_leaders_squad_tactics_cancel_no_outnumbered_penalty():
+    """A dying leader leads nobody until healed, so its Squad/Squadron Tactics take none of
+    the Outnumbered penalty off its unit (docs/bucs-choices.md, "Characters")."""
+    feats = frozenset({Feat.SQUAD_TACTICS})
+    dying = unit("D", leader=LeaderState("Vance", -3), leader_feats=feats)
+    first = pairings(fight([unit("A1"), unit("A2")], [dying], [10] * 4))[0]
+    got = mods(first["defenders"])
+    assert got["Outnumbered 2 to 1"] == -2 and "Squad/Squadron Tactics" not in got
+    assert first["defenders"]["total"] == 10 - 2 - 2
 
 
 def test_a_dying_leaders_unit_says_in_its_hide_or_spot_working_that_the_leader_leads_nobody():
