@@ -619,6 +619,8 @@ def test_the_leader_takes_3d6_per_casualty_hit_during_the_fight_and_its_death_br
     assert kinds == ["round", "pairing", "hit", "hit", "leader", "leader_died", "broken", "end"]
     leader = next(e for e in result.events if e["event"] == "leader")
     assert leader["rolls"] == [6, 6, 6] and leader["hit_points"] == -13 and leader["died"]
+    # Broken by the death, it fights as nothing from then on: its log says no quality.
+    assert "fights_as" not in next(e for e in result.events if e["event"] == "leader_died")
     taken = result.damage["A"]
     assert (taken.morale_hits, taken.casualty_hits, taken.removed) == (3, 1, "demoralised")
     assert taken.leader == LeaderState("Holt", -13, alive=False) and taken.leader_died
