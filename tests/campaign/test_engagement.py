@@ -91,6 +91,19 @@ def test_a_unit_led_by_a_character_uses_the_assisting_column_and_its_feats():
     assert pairing["attackers"]["total"] == 14
 
 
+def test_outnumbered_is_counted_from_the_units_still_in_the_fight():
+    """Outnumbered comes from the sides' own counts (docs/campaign.md §6.3), of the units still
+    fighting: R (Raw) breaks in round 1, and in round 2 B faces A alone, one to one."""
+    # R without Orders −6 rolls 5; B −2, outnumbered 2 to 1 −2, rolls 10: a margin of 7.
+    result = fight([unit("R", quality=Q.RAW), unit("A")], [unit("B")], [5, 10] + [10] * 4,
+                   rounds=2)  # fmt: skip
+    assert result.damage["R"].removed == Removal.DEMORALISED
+    first, _, last = pairings(result)
+    assert mods(first["defenders"])["Outnumbered 2 to 1"] == -2
+    assert last["attackers"]["unit"] == "A"
+    assert not any(name.startswith("Outnumbered") for name in mods(last["defenders"]))
+
+
 def test_a_led_unit_under_an_order_still_assists_its_leader():
     """A unit assists the character leading it; an Order to it does not make it "alone, under
     Orders" (bucs.md, "Unit quality": the columns are alone under Orders, alone without Orders,
