@@ -352,6 +352,23 @@ def test_a_step_up_is_withdrawn_when_the_casualty_hits_of_its_battle_die():
     assert dead == 2 and (died.quality, died.experience) == (Q.GREEN, 1)
 
 
+def test_a_correction_between_two_fights_lowers_the_unit_no_further_than_raw_when_its_dead_die():
+    """A GM's correction between two kept fights befalls the unit again as the difference it
+    made, within the ladder (docs/campaign.md §1.5): an Average squad leaves its first fight
+    with 2 Casualty hits, the GM then lowers it three steps to Raw, and a second fight follows.
+    Both hits die: Green after the first fight, and the correction's three steps stop at Raw."""
+    first = WindowFight(quality=Quality.AVERAGE, experience=0, casualty_hits=2, at=0)
+    second = WindowFight(quality=Quality.RAW, experience=0, at=5)
+    wounded = unit_state(
+        quality=Quality.RAW, casualty_hits=2, window_from=0, window_experience=0,
+        window_fights=(first, second),
+    )  # fmt: skip
+    died, dead = casualties_die(wounded)
+    assert dead == 2 and (died.quality, died.experience, died.status) == (
+        Quality.RAW, 0, Status.READY
+    )  # fmt: skip
+
+
 def test_a_step_the_dead_cost_and_the_fights_since_won_back_is_told():
     # An Average squad broken in a fight that leaves it a Casualty hit, then winning another
     # (1 + 2 points: 3 of Average's 4). The hit dies: a step down to Inexperienced at the first
