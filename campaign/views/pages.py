@@ -414,7 +414,11 @@ def force_context(
         ),
     )
     if viewer.manages:
-        context["add_form"] = forms.get("add_form") or UnitAddForm(campaign=viewer.campaign)
+        context["add_form"] = add_form = forms.get("add_form") or UnitAddForm(
+            campaign=viewer.campaign
+        )
+        # A new site's library may hold no card of the campaign's ruleset: the form says so.
+        context["no_cards"] = not add_form.fields["unit_type"].queryset.exists()
         context["force_edit_form"] = forms.get("force_edit_form") or ForceEditForm(
             force=force, members=members
         )

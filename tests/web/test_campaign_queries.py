@@ -32,8 +32,8 @@ PAGES = {
     # its window: the days with something, their lines counted, and the group's changes in it;
     # the forces and units it may be narrowed to
     "timeline": (lambda w: [], 16),
-    # the battle not applied yet each unit is in
-    "force": (lambda w: [w.force.pk], 13),
+    # the battle not applied yet each unit is in; whether the library holds a card to raise
+    "force": (lambda w: [w.force.pk], 14),
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),
     "battles-json": (lambda w: [], 10),
