@@ -330,10 +330,10 @@ def test_it_answers_404_for_objects_of_another_campaign(client, world, django_us
 
 SECRETS = {
     "force": ("Dig in by the mill", "Patrol the west road", "Lt. Rowan", "of 13 hit points",
-              "feats (Squad/Squadron Tactics", "Red Scouts takes a"),
+              "feats (Squad/Squadron Tactics", "Red Scouts took a"),
     "enemy": ("Hold the ford at dusk", "Scout the east bank", "Maj. Greaves", "Ghost Lancers",
               "Field dressing at the ford", "Blue Pickets' leader", "is outside its specialties",
-              "Blue Pickets takes a"),
+              "Blue Pickets took a"),
     "vane": (", led by Capt. Vane",),
     "npc": ("Sgt. Ferris",),
     "both": ("Race to the bridge", "Skirmish in the orchard"),
