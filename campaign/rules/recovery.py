@@ -288,7 +288,7 @@ def zone_problem(state: CampaignUnitState) -> str:
     (`bridge.damage_apply`) and goes back in once it has rallied; a destroyed one is out of
     it for good. Of one whose Casualty hits await the medics, it says what their 24 hours
     decide (`casualties_die`): how many the medics must save for it to live
-    (`hits_to_survive`), or the quality the dead leave it for good."""
+    (`hits_to_survive`), or the quality the dead leave it for good should none be saved."""
     if not state.in_combat_zone or state.status == Status.READY:
         return ""
     if state.status == Status.DESTROYED:
@@ -306,9 +306,10 @@ def zone_problem(state: CampaignUnitState) -> str:
             f"{said}, if the medics save at least {hits_to_survive(state)} of its "
             f"{state.casualty_hits} Casualty hits {hours}; if not, it is destroyed"
         )
+    # The worst the dead can do: each saved spares the unit a step.
     return (
-        f"{said}; Casualty hits the medics do not save {hours} die, and leave it "
-        f"permanently reduced to {after.quality.label}"
+        f"{said}; Casualty hits the medics do not save {hours} die, each a step lost for "
+        f"good: none saved, it is reduced to {after.quality.label}"
     )
 
 

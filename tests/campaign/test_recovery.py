@@ -755,7 +755,7 @@ def test_a_revert_that_would_leave_a_unit_where_no_rule_could_is_refused(campaig
         f"entries.{withdrawn.pk}": [
             "1st Squad retreated in poor order: it has left the combat zone, and goes back in "
             "once it has rallied; Casualty hits the medics do not save within their 24 hours "
-            "die, and leave it permanently reduced to Inexperienced"
+            "die, each a step lost for good: none saved, it is reduced to Inexperienced"
         ]
     }
 

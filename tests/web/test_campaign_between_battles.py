@@ -129,7 +129,7 @@ def test_a_retreated_unit_is_not_offered_the_combat_zone_and_is_refused_it_by_na
     why = (
         f"{unit.name} retreated in poor order: it has left the combat zone, and goes back in "
         "once it has rallied; Casualty hits the medics do not save within their 24 hours die, "
-        "and leave it permanently reduced to Raw"
+        "each a step lost for good: none saved, it is reduced to Raw"
     )
     page = client.get(_url("unit", world, unit.pk)).text
     assert f"Not now: {why}." in page and 'disabled aria-describedby="zone-why"' in page
@@ -165,7 +165,7 @@ def test_a_retreated_unit_awaiting_the_medics_is_told_what_their_24_hours_decide
     said = (
         f"Not now: {unit.name} retreated in poor order: it has left the combat zone, and goes "
         "back in once it has rallied; Casualty hits the medics do not save within their 24 "
-        "hours die, and leave it permanently reduced to Inexperienced."
+        "hours die, each a step lost for good: none saved, it is reduced to Inexperienced."
     )
     assert said in page
 
