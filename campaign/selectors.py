@@ -745,10 +745,10 @@ def _healed(details: dict[str, Any]) -> int:
 
 
 def campaign_battle_units(*, campaign_battle: CampaignBattle) -> dict[int, Unit]:
-    """The persistent units that fought in the battle, by pk, with their forces and owners,
+    """The persistent units that fought in the battle, by pk, with their forces, owners and cards,
     each knowing whether it has moved to another force since (`with_moved`)."""
     pks = [pk for side in campaign_battle.sides.values() for pk in side]
-    units = with_moved(Unit.objects.filter(pk__in=pks).select_related("force__owner"))
+    units = with_moved(Unit.objects.filter(pk__in=pks).select_related("force__owner", "unit_type"))
     return {u.pk: u for u in units}
 
 

@@ -160,3 +160,27 @@ def test_the_export_costs_the_same_few_queries_whatever_the_number_of_forces(
     with django_assert_max_num_queries(PAGES["export"][1]):
         response = client.get(reverse("campaign:export", args=[world.campaign.pk]))
     assert len(json.loads(response.content)["forces"]) == 2 + forces
+
+
+def test_a_table_battles_page_costs_the_same_queries_whatever_its_number_of_units(client, world):
+    """Its losses name each unit's Hits lost of the Hits its card has: the cards are read with
+    the units, not one query a unit."""
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    login(client, world, "gm")
+    counts = []
+    for size in (1, 6):
+        sides = {
+            "attackers": raise_units(world.force, card, size, prefix=f"Raid{size}"),
+            "defenders": raise_units(world.enemy, card, size, prefix=f"Hold{size}"),
+        }
+        battle = campaign_battle_record(
+            campaign=world.campaign, name=f"Skirmish {size}", sides=sides, winner="attackers",
+            outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for s in sides.values() for u in s},
+            actor=world.users["gm"],
+        )  # fmt: skip
+        url = reverse("campaign:battle", args=[world.campaign.pk, battle.pk])
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url)
+        assert page.status_code == 200 and f"0 of {card.card['hits']}" in page.text
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
