@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaign.models import Order
+from campaign.models import Character, Order
 from campaign.rules.bridge import UnitOutcome
 from campaign.rules.orders import (
     ORDER_TABLE,
@@ -24,6 +24,7 @@ from campaign.services.orders import (
     CALLED_OFF,
     DONE,
     ENDED,
+    LISTED_HOURS_MAX,
     REPLACED,
     UNDER_WAY,
     campaign_now,
@@ -572,3 +573,106 @@ def test_an_order_ends_as_its_unit_retreats_in_poor_order_stays_ended_when_it_ra
     assert squad.status == "ready" and order.ended_at == 1
     assert order_state_text(order, campaign_now(campaign)) == said
     assert orders_under_way(campaign, [squad]) == {}
+    # A new Order finds it ended, not under way: it replaces nothing.
+    later = order_give(giver=holt, unit=squad, kind="attack")
+    order.refresh_from_db()
+    assert not order.replaced and order_state_text(order, campaign_now(campaign)) == said
+    assert orders_under_way(campaign, [squad]) == {squad.pk: later}
+
+
+@pytest.mark.django_db
+def test_a_replaced_order_stays_replaced_when_its_replacement_is_called_off_at_once(
+    campaign, make_unit
+):
+    """ "An Order lasts until done, replaced, or senseless": replaced at 02:00, the first Order
+    is no Order of the unit's from then, so calling off the second the hour it was given leaves
+    the unit with none under way, not the first back."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    first = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=8)  # until 06:00
+    clock_advance(campaign=campaign, hours=2)
+    second = order_give(giver=holt, unit=squad, kind="attack")  # replaces the first at 02:00
+    order_call_off(order=second)
+    campaign.refresh_from_db()
+    assert orders_under_way(campaign, [squad], at=1) == {squad.pk: first}
+    assert orders_under_way(campaign, [squad]) == {}
+
+
+@pytest.mark.django_db
+def test_a_dead_character_gives_no_order_and_nothing_is_written(campaign, make_unit):
+    """Only a living character gives an Order: one killed since is refused by name."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    Character.objects.filter(pk=holt.pk).update(hit_points=-10, alive=False)
+    with pytest.raises(ValidationError) as error:
+        order_give(giver=holt, unit=squad, kind="attack")
+    assert error.value.message_dict == {"giver": ["Holt is dead"]}
+    assert not Order.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_skills_time_is_1_to_the_most_listed_hours(campaign, make_unit):
+    """A Use Skill Order takes the skill's own time, 1 to 240 hours: none outside is written."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    for hours in (0, LISTED_HOURS_MAX + 1):
+        with pytest.raises(ValidationError) as error:
+            order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=hours)
+        assert error.value.message_dict == {
+            "listed_hours": [f"A skill's time is 1 to {LISTED_HOURS_MAX} hours, not {hours}."]
+        }
+    assert not Order.objects.exists()
+    for hours in (1, LISTED_HOURS_MAX):
+        assert (
+            order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=hours).listed_hours
+            == hours
+        )
+
+
+@pytest.mark.django_db
+def test_an_order_called_off_is_no_order_a_new_one_replaces_nor_one_that_stops_a_player(
+    campaign, make_unit, cast
+):
+    """Called off, an Order is no Order of its unit's: one the GM's character gave no longer
+    stops a player giving their unit another at the same hour, and the new one does not
+    replace it (it stays called off)."""
+    squad = make_unit()  # Red Company, the player's
+    major = character_create(campaign=campaign, name="Maj. Vance", hit_points=10)
+    holt = character_create(campaign=campaign, name="Lt. Holt", hit_points=10, player=cast.player)
+    gms = order_give(giver=major, unit=squad, kind="use_skill", listed_hours=8, actor=cast.gm)
+    order_call_off(order=gms, actor=cast.gm)
+    own = order_give(giver=holt, unit=squad, kind="attack", actor=cast.player)
+    gms.refresh_from_db()
+    assert not gms.replaced and order_status(gms, 0) == CALLED_OFF
+    assert order_status(own, 0) == UNDER_WAY
+
+
+@pytest.mark.django_db
+def test_an_order_done_at_the_hour_its_unit_is_destroyed_stays_done(campaign, make_unit, cast):
+    """An Order is done when the clock reaches its time: the unit destroyed at that very hour
+    does not end it (only an Order still under way ends with its unit)."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    order = order_give(giver=holt, unit=squad, kind="attack")  # Average: done at 01:00
+    clock_advance(campaign=campaign, hours=1)
+    unit_edit(unit=squad, changes={"status": "destroyed"}, reason="shelled", actor=cast.gm)
+    order.refresh_from_db()
+    assert order.ended_at is None and order_status(order, 1) == DONE
+    assert order_state_text(order, 1) == "Done at day 1, 01:00"
+
+
+@pytest.mark.django_db
+def test_an_order_ended_as_its_unit_was_destroyed_ends_as_it_retreated_when_corrected(
+    campaign, make_unit, cast
+):
+    """Destroyed corrected to retreated in poor order: the Order that ended with the unit ended
+    as it retreated, and says so."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    order = order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=8)  # until 06:00
+    clock_advance(campaign=campaign, hours=2)
+    unit_edit(unit=squad, changes={"status": "destroyed"}, reason="shelled", actor=cast.gm)
+    unit_edit(unit=squad, changes={"status": "retreated"}, reason="they ran", actor=cast.gm)
+    order.refresh_from_db()
+    assert (order.ended_at, order.ended_as) == (2, "retreated")
+    assert order_state_text(order, 2) == "Ended at day 1, 02:00: 1st Squad retreated in poor order"

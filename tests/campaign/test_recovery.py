@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from battles.engine.events import Removal
 from campaign.models import HistoryEntry, Unit
@@ -47,6 +47,7 @@ from campaign.services import (
 )
 from campaign.services.engagements import engagement_run
 from campaign.services.orders import clock_advance
+from campaign.services.outcomes import battle_time, battle_time_problems, joined_later
 from tests.campaign.helpers import dice, unit_state
 from units.bucs import Equipment, Quality, Specialty
 
@@ -1373,3 +1374,59 @@ def test_a_closing_window_names_each_battle_as_its_entry_keeps_it(campaign, make
         "at Raid: Dawn; 0 Morale, 1 Casualty; taken out at Ridge: the second day; "
     )
     assert died[titan.pk].startswith("at the battle; 0 Morale, 1 Casualty; medics saved 0; ")
+
+
+def test_the_medics_refuse_a_choice_of_no_hits_and_write_nothing(wounded, force):
+    """The medics heal whole hits, 1 or more a unit: a choice of none, or of 0 hits for a unit,
+    is refused, saying so, and nothing is written."""
+    mech, _ = wounded
+    before = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        medical_apply(force=force, allocation={})
+    assert refused.value.message_dict == {"allocation": ["choose at least one hit to heal"]}
+    with pytest.raises(ValidationError) as refused:
+        medical_apply(force=force, allocation={mech.pk: 0})
+    assert refused.value.message_dict == {
+        f"allocation.{mech.pk}": ["must be a whole number of hits, 1 or more, got 0"]
+    }
+    assert HistoryEntry.objects.count() == before
+
+
+def test_only_the_forces_owner_or_the_gm_directs_its_medics(wounded, force, cast):
+    """A force's Medical crews work for its player and the GM: another player is refused, and
+    nothing is written."""
+    mech, _ = wounded
+    before = HistoryEntry.objects.count()
+    with pytest.raises(PermissionDenied, match="may direct the medics of Red Company"):
+        medical_apply(force=force, actor=cast.rival)
+    assert HistoryEntry.objects.count() == before
+    (entry,) = medical_apply(force=force, actor=cast.player)
+    assert entry.unit == mech and entry.details["saved"] == 2
+
+
+def test_a_battles_time_is_a_time_so_far_its_hour_now_today_else_midnight(campaign, make_unit):
+    """A battle is fought at a time so far: day 1 to today, any hour up to now; entered for an
+    earlier day without its hour it counts from 00:00 of that day, for today from now. A unit
+    that joined on a later day cannot have fought on it."""
+    clock_advance(campaign=campaign, hours=29)  # day 2, 05:00
+    campaign.refresh_from_db()
+    assert battle_time(campaign, None, None) == (2, 5)
+    assert battle_time(campaign, 2, None) == (2, 5)
+    assert battle_time(campaign, 1, None) == (1, 0)
+    assert battle_time_problems(campaign, 2, 5) == battle_time_problems(campaign, 1, 23) == {}
+    assert battle_time_problems(campaign, 0, 5) == {
+        "day": [
+            "The battle's day must be a day the campaign has reached: day 1 or day 2, not day 0."
+        ]
+    }
+    assert battle_time_problems(campaign, 2, 6) == {
+        "hour": [
+            "The battle cannot have been fought after now (day 2, 05:00): day 2, 06:00 is still "
+            "to come."
+        ]
+    }
+    squad = make_unit()
+    assert joined_later(squad, {squad.pk: 2}, 2) == ""
+    assert joined_later(squad, {squad.pk: 2}, 1) == (
+        "1st Squad joined the campaign on day 2: it cannot have fought on day 1"
+    )
