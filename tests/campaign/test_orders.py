@@ -34,6 +34,7 @@ from campaign.services.orders import (
     order_give,
     order_state_text,
     order_status,
+    order_working,
     orders_under_way,
     replaced_when,
 )
@@ -676,3 +677,20 @@ def test_an_order_ended_as_its_unit_was_destroyed_ends_as_it_retreated_when_corr
     order.refresh_from_db()
     assert (order.ended_at, order.ended_as) == (2, "retreated")
     assert order_state_text(order, 2) == "Ended at day 1, 02:00: 1st Squad retreated in poor order"
+
+
+@pytest.mark.django_db
+def test_an_order_given_outside_the_units_specialties_is_reckoned_as_raw(campaign, make_unit):
+    """ "A unit doing an Order outside its specialties performs as Raw": an Elite infantry squad
+    told to Establish Beachhead (Amphibious) takes its hour with nothing off for Elite, and its
+    working says so; an Amphibious one is reckoned at Elite."""
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    squad = make_unit(quality="elite")
+    marines = make_unit("Marines", quality="elite", specialties=("infantry", "amphibious"))
+    outside = order_give(giver=holt, unit=squad, kind="establish_beachhead")
+    inside = order_give(giver=holt, unit=marines, kind="establish_beachhead")
+    assert outside.hours == inside.hours == 1
+    assert order_working(outside) == "1 listed"
+    assert order_working(inside) == (
+        "1 listed, less 2 for Elite, half its step 5 rounded down, at least 1"
+    )
