@@ -21,6 +21,9 @@ from campaign.rules.bridge import (
 )
 from campaign.rules.command import Command, column
 from campaign.rules.state import Status
+from campaign.services.characters import character_create
+from campaign.services.going_in import table_going_into
+from campaign.services.orders import order_give
 from tests.campaign.helpers import unit_state
 from tests.campaign.test_bridge import RIFLES
 from units.bucs import CANNOT_ACT_ALONE, Equipment, Quality, Specialty
@@ -288,3 +291,16 @@ def test_the_skill_working_says_how_the_card_skill_comes_from_the_printed_one(
     """A printed card's Skill is a number a GM must be able to check against the tables: the
     card's own, the quality's column, the kit, the division and its rounding, the clamp."""
     assert skill(printed, quality, **kwargs).skill_working(printed) == said
+
+
+@pytest.mark.django_db
+def test_a_units_card_under_an_order_outside_its_specialties_has_poor_kit(campaign, make_unit):
+    """ "A unit pressed into a task outside its specialties counts as Poor": the card a table
+    battle prints for an Elite squad with Excellent kit told to Establish Beachhead is Raw with
+    Poor kit, as its Orders go in, not its own Excellent kit."""
+    marines = make_unit("Marines", quality="elite", equipment="excellent")
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=12)
+    order_give(giver=holt, unit=marines, kind="establish_beachhead")
+    going = table_going_into(campaign, [marines], at=0)[marines.pk]
+    assert going.orders.equipment == going.going.equipment == Equipment.POOR
+    assert going.going.quality == Quality.RAW and going.going.modifier == -10
