@@ -9,6 +9,7 @@ from battles.engine.events import Removal
 from campaign.models import HistoryEntry, Unit
 from campaign.pages import medics_left
 from campaign.rules.bridge import UnitOutcome, damage_apply, outcome_damage
+from campaign.rules.experience import experience_earn
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -32,8 +33,8 @@ from campaign.rules.recovery import (
     rest_day,
     time_passes,
 )
-from campaign.rules.state import Status
-from campaign.rules.window import Spared, spared_text, withdrawn_text
+from campaign.rules.state import Status, WindowFight
+from campaign.rules.window import Spared, spared_text, window_settled, withdrawn_text
 from campaign.selectors import unit_history_explains
 from campaign.services import (
     calendar_advance,
@@ -1174,6 +1175,58 @@ def test_dead_a_later_battles_suppression_counted_are_said_to_cost_no_step():
     settled, _ = casualties_die(wounded)
     assert settled.status != Status.DESTROYED and settled.quality == Q.RAW
     assert withdrawn_text(wounded) == SPARED.format("they cost", "the steps", "those battles")
+
+
+def test_dead_past_raw_after_hits_found_too_late_are_each_said_to_cost_no_step():
+    """BUCS: "Each hit degrades quality one step", and Casualty hits not restored "within 24
+    hours are dead: the unit is permanently reduced". A fight kept with hits found too late
+    beside hits still awaiting the medics (a GM may set its window so): those found too late
+    died first, so the steps left after the suppression are theirs, and every awaiting hit that
+    dies past Raw is one the suppression counted."""
+    # Average into Crossroads, 2 steps lost to suppression (Green); 1 hit found too late took
+    # the last step (Raw); the 2 still awaiting die with no step left to cost.
+    crossroads = WindowFight(
+        quality=Q.AVERAGE, experience=0, casualty_hits=2, skill_lost=2, found_too_late=1,
+        name="Crossroads", at=10,
+    )  # fmt: skip
+    wounded = unit_state(
+        quality=Q.RAW, casualty_hits=2, status=Status.RETREATED, last_battle_day=1,
+        window_from=10, window_fights=(crossroads,),
+    )  # fmt: skip
+    settled = window_settled(wounded)
+    assert settled.dead == 2 and settled.state.quality == Q.RAW
+    assert not settled.state.destroyed
+    assert settled.spared == (Spared(2, 2, fight="Crossroads"),)
+    assert withdrawn_text(wounded) == (
+        "they cost no further step: the steps lost to suppression at Crossroads already counted "
+        "those men"
+    )
+
+
+def test_no_more_dead_are_said_to_cost_no_step_than_died():
+    """BUCS: Casualty hits not restored "within 24 hours are dead: the unit is permanently
+    reduced", each hit a step. The step up the dead withdraw may be what a later battle's
+    suppression took: that battle counts the steps it took in their stead, more than the dead,
+    yet no more dead than died are said to cost no step."""
+    # Green, 1 point: Mill Raid, won, deals 1 Casualty hit and raises it (Inexperienced); Dawn
+    # Push takes 2 steps to suppression (Raw, broken by the hit awaiting). Dead, the hit
+    # withdraws Mill Raid's step and leaves Dawn Push's suppression 2 steps fewer to take.
+    state = unit_state(quality=Q.GREEN, experience=1)
+    for skill, casualties, won, name in ((0, 1, True, "Mill Raid"), (2, 0, False, "Dawn Push")):
+        state, damage = outcome_damage(
+            state.but(status=Status.READY), UnitOutcome(1, skill), card_hits=1,
+            skill_restored=False, opposing_equipment=Equipment.ADEQUATE, day=1,
+            d6=dice(casualties, *[6] * casualties), fight=name, won=won,
+        )  # fmt: skip
+        state, _ = experience_earn(state, won=won, quality_lost=damage.quality_lost > 0)
+    assert (state.quality, state.casualty_hits, state.status) == (Q.RAW, 1, Status.RETREATED)
+    settled = window_settled(state)
+    assert settled.dead == 1 and sum(each.count for each in settled.spared) == 2
+    assert withdrawn_text(state) == (
+        "it costs no further step: the steps lost to suppression at Dawn Push already counted "
+        "those men; the step up to Inexperienced from that battle is withdrawn, for there is no "
+        "step back up in the battle that cost it quality for good"
+    )
 
 
 def test_the_dead_a_step_lost_to_suppression_already_counted_name_the_battles_that_took_it():
