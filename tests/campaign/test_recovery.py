@@ -523,6 +523,22 @@ def test_a_crew_moved_to_another_force_brings_only_what_it_has_left_today(
         medical_apply(force=force, allocation={mech.pk: 1})
 
 
+def test_a_call_for_several_units_takes_each_crews_work_from_what_that_crew_has_left(
+    wounded, force, make_unit
+):
+    """Two crews, two units in one call: the second unit is treated with what the crews have
+    left after the first, the Aid Post's 2 spent on Atlas, the Field Station's 1 on the next."""
+    mech, medic = wounded  # the Aid Post, raised first, heals 2 a day
+    station = make_unit("Field Station", quality="green", specialties=("medical",))  # 1 a day
+    walker = make_unit("Walker", "Mech", quality="legendary", specialties=("mechanized",))
+    unit_edit(unit=walker, changes={"casualty_hits": 2}, reason="Hill 12 count")
+    first, second = medical_apply(force=force, allocation={mech.pk: 2, walker.pk: 1})
+    assert (first.unit, second.unit) == (mech, walker)
+    assert first.details["crews"] == {str(medic.pk): 2}
+    assert second.details["crews"] == {str(station.pk): 1}
+    assert medics_left({force.pk}) == {force.pk: 0}
+
+
 def test_a_unit_moved_out_after_the_medics_treated_it_leaves_their_day_used(
     wounded, campaign, force, enemy, make_unit
 ):
@@ -702,6 +718,38 @@ def test_a_save_undone_within_its_window_gives_back_hits_for_the_medics(campaign
     mech.refresh_from_db()
     assert (mech.quality, mech.casualty_hits, mech.window_from) == (Q.AVERAGE, 1, 0)
     assert reverted.kind == HistoryEntry.Kind.REVERT
+
+
+@pytest.mark.parametrize(
+    ("hours", "left"), [(MEDICAL_WINDOW_HOURS, 1), (MEDICAL_WINDOW_HOURS + 1, 0)]
+)
+def test_a_save_undone_at_its_windows_last_hour_gives_back_hits_the_hour_after_they_die(
+    campaign, make_unit, hours, left
+):
+    from campaign.services.outcomes import revert_plan
+
+    mech, save = _saved_at_ford(campaign, make_unit)  # Ford: day 1, 00:00
+    clock_advance(campaign=campaign, hours=hours)
+    closing = {} if left else {mech.pk: hours}  # the units whose hits given back die at once
+    assert revert_plan(entries=[save]).closing == closing
+    reverted = outcome_revert(entries=[save], reason="the medics never came")
+    mech.refresh_from_db()
+    # Day 2, 00:00 is Ford's 24th hour: the medics may still save the hit; an hour later, dead.
+    assert (mech.casualty_hits, mech.quality) == (left, Q.AVERAGE if left else Q.INEXPERIENCED)
+    assert [e.kind for e in reverted][1:] == ([] if left else [HistoryEntry.Kind.CASUALTIES])
+
+
+def test_a_save_undone_at_the_later_battles_last_hour_gives_back_its_hit_for_the_medics(
+    campaign, make_unit
+):
+    mech = _fought_twice(campaign, make_unit)  # A at day 1, 00:00; B at day 1, 20:00
+    clock_advance(campaign=campaign, hours=1)  # day 1, 21:00
+    (save,) = medical_apply(force=mech.force, allocation={mech.pk: 2})
+    clock_advance(campaign=campaign, hours=23)  # day 2, 20:00: B's 24th hour, A's long over
+    outcome_revert(entries=[save], reason="the medics never came")
+    mech.refresh_from_db()
+    assert (mech.casualty_hits, mech.quality) == (1, Q.INEXPERIENCED)  # A's dead, B's awaits
+    assert awaiting_until(mech.state) == [(clock_hour(2, 20), 1)]
 
 
 def test_a_revert_that_would_give_hits_back_in_another_window_is_refused(campaign, make_unit):
@@ -958,6 +1006,24 @@ def test_a_battle_entered_more_than_24_hours_late_finds_its_medical_window_close
     assert mech.casualty_hits == 0 and mech.quality == Q.ELITE
     assert [e.kind for e in entries][:2] == [HistoryEntry.Kind.BATTLE, HistoryEntry.Kind.CASUALTIES]
     assert entries[1].text.startswith("at Late report; 1 Casualty hit found too late died")
+
+
+def test_the_dead_found_too_late_die_at_their_battles_24th_hour(campaign, make_unit):
+    """Fought on day 1 at 12:00, entered on day 3: its dead died at day 2, 12:00, not when it
+    was entered."""
+    from campaign.services.outcomes import outcome_steps
+
+    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
+    calendar_advance(campaign=campaign, days=2)
+    campaign.refresh_from_db()
+    steps = outcome_steps(
+        campaign=campaign, outcomes={mech.pk: UnitOutcome(2, 0)}, day=1, hour=12,
+        reason="Late report", seed=0,  # one Casualty hit, as above
+    )  # fmt: skip
+    assert [(s.kind, s.at) for s in steps[:2]] == [
+        (HistoryEntry.Kind.BATTLE, None),  # at the battle's hour
+        (HistoryEntry.Kind.CASUALTIES, clock_hour(2, 12)),
+    ]
 
 
 def test_a_unit_its_battles_dead_found_too_late_destroyed_is_said_to_have_fallen_there(

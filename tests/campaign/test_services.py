@@ -338,6 +338,25 @@ def test_it_refuses_to_revert_twice_or_over_a_later_change(campaign, make_unit):
         outcome_revert(entries=[created], reason="unmake")
 
 
+def test_it_refuses_to_revert_entries_of_two_campaigns_and_writes_nothing(
+    campaign, make_unit, cast, cards
+):
+    other = campaign_create(name="Op. Other", gm=cast.gm, ruleset=Ruleset.COMBINED_ARMS)
+    membership_set(campaign=other, user=cast.player, role="player")
+    there = unit_create(force=force_create(campaign=other, owner=cast.player, name="Blue"),
+                        unit_type=cards["Rifle Squad"], name="Scouts")  # fmt: skip
+    here = make_unit("Walker")
+    edits = [
+        unit_edit(unit=unit, changes={"morale_hits": 1}, reason="shelled") for unit in (here, there)
+    ]
+    written = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        outcome_revert(entries=edits, reason="undo", actor=cast.gm)
+    assert refused.value.message_dict == {"entries": ["entries from more than one campaign"]}
+    assert HistoryEntry.objects.count() == written
+    assert [Unit.objects.get(pk=u.pk).morale_hits for u in (here, there)] == [1, 1]
+
+
 # ---------------------------------------------------------------------------------------------
 # Rosters, corrections, leaders
 # ---------------------------------------------------------------------------------------------
