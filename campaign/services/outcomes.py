@@ -876,11 +876,10 @@ def _windows_closed_since(
     for pk, snapshot in reverted.items():
         unit = units[pk]
         now = campaign_now(unit.force.campaign)
-        state = CampaignUnitState.from_json(snapshot)
-        closes = medical_window_closes(state)
-        if state.casualty_hits and not state.destroyed and closes is not None and closes < now:
+        closed = _given_back_died(CampaignUnitState.from_json(snapshot), now)
+        if len(closed) > 1:  # some closed before now: they die at once
             closing[pk] = now
-            state = _given_back_died(state, now)[-1][0]
+        state = closed[-1][0]
         had = state_problems(unit.state, now)
         for name, problem in state_problems(state, now).items():
             if had.get(name) != problem:
