@@ -405,10 +405,10 @@ def test_a_unit_broken_by_its_hits_ends_its_order_then_not_when_they_die(campaig
 def test_a_battle_entered_late_ends_the_orders_of_the_unit_it_destroyed_at_that_hour(
     campaign, make_unit
 ):
-    """Fought on day 1 at 12:00 and entered on day 3: the unit's Casualty hits, found too late,
-    died as their 24 hours ran out (day 2, 12:00), and its Order under way then ended then,
-    though the clock had told it done since; one given it later, when it was gone already,
-    ended as it was given."""
+    """Fought on day 1 at 12:00 and entered on day 3: the battle broke the unit at 12:00 on
+    day 1 (it retreated in poor order, and its Casualty hits, found too late, destroyed it), so
+    each Order given it since, when it was out of action already, ended as it was given, though
+    the clock had told the first done since."""
     doomed = make_unit("Doomed", quality="green")
     holt = character_create(campaign=campaign, name="Holt", hit_points=10)
     clock_advance(campaign=campaign, hours=30)
