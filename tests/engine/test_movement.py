@@ -86,9 +86,17 @@ def test_a_move_may_not_leave_the_table():
         act(battle(sc), "a", MoveStep(((-1, 1),)))
 
 
-@pytest.mark.parametrize(("edge", "past"), [((24, 2), (24.001, 2)), ((20, 0), (20, -0.001))])
-def test_a_move_may_end_on_the_table_edge_and_not_a_hair_past(edge, past):
-    sc = scenario([unit("a", (20, 2))], [unit("b", (2, 20))])
+@pytest.mark.parametrize(
+    ("start", "edge", "past"),
+    [
+        ((20, 2), (24, 2), (24.001, 2)),
+        ((20, 2), (20, 0), (20, -0.001)),
+        ((2, 2), (0, 2), (-0.001, 2)),
+        ((2, 20), (2, 24), (2, 24.001)),
+    ],
+)
+def test_a_move_may_end_on_the_table_edge_and_not_a_hair_past(start, edge, past):
+    sc = scenario([unit("a", start)], [unit("b", (12, 12))])
     with pytest.raises(IllegalActionError, match="off the table"):
         act(battle(sc), "a", MoveStep((past,)))
     b = battle(sc)

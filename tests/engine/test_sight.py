@@ -168,6 +168,24 @@ def test_units_in_the_same_rubble_field_see_each_other():
     act(b, "a", AttackStep("b", "Gun"))
 
 
+@pytest.mark.parametrize("home", ["rubble", "building"])
+def test_a_unit_in_a_rubble_field_or_building_does_not_see_past_a_wood_to_a_unit_outside(home):
+    # The exception is for two units in the same field or building: a unit in one sees out past
+    # other terrain no better than anyone, so the wood between still blocks the line.
+    field = square(4, 0, 8, 4)
+    terrain = [piece("wood", "woods", square(10, 0, 12, 4))]
+    if home == "rubble":
+        terrain.append(piece("rubble", "rubble", field))
+    houses = [building("h", field)] if home == "building" else []
+    sc = scenario([unit("a", (6, 2))], [unit("b", (14, 2))], terrain=terrain, buildings=houses)
+    b = battle(sc)
+    b.state.units["b"].concealed = False
+    assert not b.sight.line_clear((6, 2), (14, 2))
+    assert not b.sight.line_clear((14, 2), (6, 2))
+    with pytest.raises(IllegalActionError):
+        act(b, "a", AttackStep("b", "Gun"))
+
+
 def test_ending_a_move_in_the_open_in_sight_of_an_enemy_reveals():
     sc = scenario([unit("a", (6, 2), enters=["woods"])], [unit("b", (12, 8))], terrain=[WOOD])
     b = battle(sc)

@@ -214,6 +214,28 @@ def test_razing_a_building_scores_at_the_end():
     assert rec.result.buildings[0].collapsed
 
 
+def test_a_raze_objective_scores_nothing_while_its_building_stands():
+    # The same battle as above with the shot failing to damage: the house stands, nobody scores.
+    from .helpers import building, square
+
+    objs = [{"id": "raze", "kind": "raze", "building": "h", "sides": ["blue"], "points_at_end": 4}]
+    sc = scenario(
+        [unit("a", (4, 2))],
+        [unit("b", (20, 20))],
+        objectives=objs,
+        buildings=[building("h", square(6, 0, 8, 4), hits=1)],
+        turn_limit=1,
+    )
+    actions = [Activate("a", (AttackStep("h", "Gun"),))]
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([1, 6, 1, 6]),
+        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
+    )
+    assert not rec.result.buildings[0].collapsed
+    assert rec.result.side("blue").score == 0
+
+
 def test_holding_a_building_scores_as_a_hold_objective_on_its_ground():
     # The house is the objective's ground: blue's squad inside it holds it each turn, though it
     # is hidden and only the building can be attacked; red, outside the radius, contests nothing.
