@@ -159,6 +159,18 @@ def test_units_in_the_same_building_see_each_other():
     act(b, "a", AttackStep("b", "Gun"))
 
 
+def test_units_in_the_same_building_see_each_other_past_a_wood_within_it():
+    # The wood inside the house holds neither occupant and lies between them: in one building
+    # they see each other all the same, as in one rubble field.
+    house = building("h", square(4, 0, 10, 4), admits=(1, 2))
+    wood = piece("wood", "woods", square(6.5, 0, 7.5, 4))
+    sc = scenario([unit("a", (5, 2))], [unit("b", (9, 2))], terrain=[wood], buildings=[house])
+    b = battle(sc, [6])
+    assert b.state.units["b"].concealed
+    assert b.sight.line_clear((5, 2), (9, 2))
+    act(b, "a", AttackStep("b", "Gun"))
+
+
 def test_units_in_the_same_rubble_field_see_each_other():
     rubble = piece("rubble", "rubble", square(4, 0, 8, 4))
     sc = scenario([unit("a", (5, 2))], [unit("b", (7, 2))], terrain=[rubble])

@@ -236,6 +236,28 @@ def test_a_raze_objective_scores_nothing_while_its_building_stands():
     assert rec.result.side("blue").score == 0
 
 
+def test_a_raze_objective_for_both_sides_scores_for_each_once_its_building_falls():
+    from .helpers import building, square
+
+    objs = [{"id": "raze", "kind": "raze", "building": "h", "sides": ["blue", "red"],
+             "points_at_end": 4}]  # fmt: skip
+    sc = scenario(
+        [unit("a", (4, 2))],
+        [unit("b", (20, 20))],
+        objectives=objs,
+        buildings=[building("h", square(6, 0, 8, 4), hits=1)],
+        turn_limit=1,
+    )
+    actions = [Activate("a", (AttackStep("h", "Gun"),))]
+    rec = run_battle(
+        sc,
+        dice=Dice.fixed([6, 1, 6, 1]),
+        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
+    )
+    assert rec.result.buildings[0].collapsed
+    assert (rec.result.side("blue").score, rec.result.side("red").score) == (4, 4)
+
+
 def test_holding_a_building_scores_as_a_hold_objective_on_its_ground():
     # The house is the objective's ground: blue's squad inside it holds it each turn, though it
     # is hidden and only the building can be attacked; red, outside the radius, contests nothing.
