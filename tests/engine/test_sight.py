@@ -309,6 +309,23 @@ def test_units_in_the_same_rubble_field_see_each_other_even_when_it_blocks_no_si
     assert (shot.target, shot.outcome) == ("b", "damage")
 
 
+def test_units_in_a_fallen_building_see_each_other_past_a_wood_within_it_whatever_it_became():
+    # A fallen building is a rubble field whatever its card calls what it becomes: a crater
+    # blocking no sight still lets its occupants see each other past the wood within it.
+    house = building("h", square(4, 0, 12, 4), hits=1, rubble={"kind": "crater", "hazard": True})
+    wood = piece("wood", "woods", square(7.5, 0, 8.5, 4))
+    sc = scenario(
+        [unit("a", (5, 2)), unit("c", (20, 2))],
+        [unit("b", (11, 2))],
+        terrain=[wood],
+        buildings=[house],
+    )
+    b = battle(sc, [6, 1, 6, 6])
+    act(b, "c", AttackStep("h", "Gun"))
+    assert b.state.buildings["h"].collapsed
+    assert b.sight.line_clear((5, 2), (11, 2))
+
+
 def test_units_in_the_same_rubble_field_see_each_other_past_a_wood_within_it():
     rubble = piece("rb", "rubble", square(0, 0, 20, 4))
     wood = piece("wood", "woods", square(8, 0, 10, 4))
