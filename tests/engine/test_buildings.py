@@ -434,21 +434,23 @@ def test_a_unit_cannot_attack_the_building_it_stands_in():
         act(b, "a", AttackStep("h", "Gun"))
 
 
-def test_a_breaching_unit_stopped_by_a_hazard_at_the_wall_pays_nothing_for_the_building():
-    # The rubble begins at the house's wall: the mech must pass the terrain roll to reach the
-    # wall at all. It fails, stops at the edge outside, and never enters: no Breaching roll, no
-    # Hit. Its next move rolls again for the same wall, once.
+@pytest.mark.parametrize(("edge", "stop"), [(10, 9.99), (10.005, 9.995)])
+def test_a_breaching_unit_stopped_by_a_hazard_at_the_wall_pays_nothing_for_the_building(edge, stop):
+    # The rubble begins at the house's wall (or a hair inside it, nearer than the gap a failed
+    # roll leaves): the mech must pass the terrain roll to reach the wall at all. It fails, stops
+    # at the edge outside, and never enters: no Breaching roll, no Hit. Its next move rolls again
+    # for the same wall, once.
     sc = scenario(
         [unit("a", (8, 2), size=4, move=6, keywords=["breaching"])],
         [unit("b", (20, 20))],
         buildings=[building("h", HOUSE)],
-        terrain=[piece("rb", "rubble", square(10, 0, 11, 4))],
+        terrain=[piece("rb", "rubble", square(edge, 0, 11, 4))],
     )
     b = battle(sc, [6, 1, 1])
     ev = act(b, "a", MoveStep(((12, 2),)))
     assert [(r.purpose, r.outcome) for r in of(ev, "roll")] == [("terrain", "failure")]
     assert not of(ev, "damage")
-    assert b.state.units["a"].position == (9.99, 2) and b.state.units["a"].hits == 2
+    assert b.state.units["a"].position == (stop, 2) and b.state.units["a"].hits == 2
     b.emit(TurnStart(2))
     ev = act(b, "a", MoveStep(((12, 2),)))
     assert [r.purpose for r in of(ev, "roll")] == ["terrain", "breaching"]
