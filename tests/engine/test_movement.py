@@ -40,6 +40,24 @@ def test_waypoints_a_hair_apart_do_not_walk_through_what_blocks_movement(what):
     assert len(b.log) == logged
 
 
+@pytest.mark.parametrize("what", ["woods", "house"])
+def test_a_move_may_not_end_a_hair_inside_what_blocks_movement(what):
+    # A thousandth of an inch inside the wood (or the house) is less than a path may graze, but
+    # the unit would stand in it: the move is refused, and one ending on the edge is not.
+    block = square(10, 10, 12, 14)
+    sc = scenario(
+        [unit("a", (8, 12), move=6, size=4)],
+        [unit("b", (20, 2))],
+        terrain=[piece("w", "woods", block)] if what == "woods" else [],
+        buildings=[building("h", block, admits=(1, 2))] if what == "house" else [],
+    )
+    b = battle(sc)
+    with pytest.raises(IllegalActionError, match="ends inside terrain a may not enter"):
+        act(b, "a", MoveStep(((10.001, 12),)))
+    act(b, "a", MoveStep(((10, 12),)))
+    assert b.state.units["a"].position == (10, 12)
+
+
 def test_a_unit_may_enter_what_its_card_lists():
     sc = scenario(
         [unit("a", (2, 2), move=8, enters=["woods"])], [unit("b", (20, 20))], terrain=[WALL_OF_WOOD]
