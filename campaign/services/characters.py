@@ -170,7 +170,6 @@ HEALED_TODAY_LEFT_OUT = "A Morale hit healed by a Strategist today already"
 """The same, said under the form before the names of the units it leaves out."""
 
 
-@transaction.atomic
 def rallied_today(campaign: Campaign) -> set[int]:
     """The pks of the units a Strategist rallied on the campaign's day: once a day for each.
     A rally reverted since was never made (`history_standing`), like the medics' reverted work."""
@@ -183,6 +182,7 @@ def rallied_today(campaign: Campaign) -> set[int]:
     return set(rallies.values_list("unit_id", flat=True))
 
 
+@transaction.atomic
 def character_rally(
     *, character: Character, unit: Unit, reason: str = "", actor: Any = None
 ) -> HistoryEntry:

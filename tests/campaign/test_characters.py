@@ -348,6 +348,33 @@ def test_the_rally_service_heals_one_morale_hit_a_day(campaign, make_unit):
         character_rally(character=holt, unit=squad)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_rally_reads_the_days_rallies_and_writes_in_one_transaction(
+    campaign, make_unit, monkeypatch
+):
+    """The unit is locked, the day's rallies read and the Morale hit healed in one transaction,
+    so two rallies of one unit at once cannot both find it unrallied today."""
+    from django.db import transaction
+
+    from campaign.services import characters, unit_edit
+
+    squad = make_unit()
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shaken")
+    sage = character_create(campaign=campaign, name="Col. Sage", hit_points=10,
+                            feats=["strategist"])  # fmt: skip
+    written = characters.unit_change
+    inside = []
+
+    def change(**kwargs):
+        inside.append(transaction.get_connection().in_atomic_block)
+        return written(**kwargs)
+
+    monkeypatch.setattr(characters, "unit_change", change)
+    character_rally(character=sage, unit=squad)
+    squad.refresh_from_db()
+    assert squad.morale_hits == 1 and inside == [True]
+
+
 def test_a_rally_reverted_since_was_never_made_and_leaves_the_days_rally(campaign, make_unit):
     from campaign.services import outcome_revert, unit_edit
 
