@@ -323,3 +323,76 @@ def test_a_unit_raised_with_a_negative_bonus_says_its_roll_as_the_kept_roll_does
     created = Unit.objects.get(pk=roll.result["unit"]).history.first()
     assert f"by Requisition (Holt: {said})" in created.text
     assert "+ -2" not in created.text
+
+
+@pytest.mark.django_db
+def test_a_check_takes_dcs_1_to_60_refuses_a_unit_out_of_action_and_says_a_failure(
+    campaign, make_unit, cast
+):
+    from django.core.exceptions import PermissionDenied
+
+    from campaign.services import unit_edit
+
+    medics = [make_unit(f"Medics {i}", specialties=("medical",)) for i in (1, 2)]
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    for unit in medics:
+        order_give(giver=holt, unit=unit, kind="use_skill")
+    # DC 60 is the most taken, and no d20 reaches it: the check fails and says so.
+    roll = skill_check_run(campaign=campaign, units=medics, skill="medical", dc=60, seed=3)
+    assert roll.result["success"] is False and roll.summary.endswith("against DC 60: fails")
+    # The unit that made it is named first in its own entry only; its helper's names none.
+    makers = [unit.history.last().details["maker"] for unit in medics]
+    assert makers == ["Medics 1", ""]
+    for dc in (61, True):
+        with pytest.raises(ValidationError) as refused:
+            skill_check_run(campaign=campaign, units=medics[:1], skill="medical", dc=dc, seed=3)
+        assert list(refused.value.message_dict) == ["dc"]
+    unit_edit(unit=medics[1], changes={"status": "retreated"}, reason="ran")
+    before = TableRoll.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        skill_check_run(campaign=campaign, units=medics[1:], skill="medical", dc=10, seed=3)
+    assert refused.value.message_dict == {"units": ["Medics 2 is not ready: it cannot work"]}
+    assert TableRoll.objects.count() == before
+    # Only those who run the campaign roll at its table.
+    with pytest.raises(PermissionDenied):
+        skill_check_run(campaign=campaign, units=medics[:1], skill="medical", dc=10,
+                        actor=cast.player)  # fmt: skip
+    assert TableRoll.objects.count() == before
+
+
+@pytest.mark.django_db
+def test_a_contest_names_the_side_that_won_and_enters_both_sides_histories(
+    campaign, make_unit, enemy
+):
+    scouts, pickets = make_unit("Scouts"), make_unit("Pickets", into=enemy)
+    rolls = [
+        contest_run(campaign=campaign, active=[scouts], resisting=[pickets], seed=seed)
+        for seed in (0, 1)  # d20s 17 against 16, then 3 against 17
+    ]
+    assert [roll.result["winner"] for roll in rolls] == ["active", "resisting"]
+    assert rolls[0].summary.endswith(": Scouts wins")
+    assert rolls[1].summary.endswith(": Pickets wins")
+    for unit in (scouts, pickets):
+        entries = unit.history.filter(kind="contest").order_by("pk")
+        assert [e.details["table_roll"] for e in entries] == [roll.pk for roll in rolls]
+
+
+@pytest.mark.django_db
+def test_a_requisition_takes_a_bonus_within_40_either_way_and_a_character_of_its_campaign(
+    force, cards, campaign, cast
+):
+    from campaign.services import campaign_create
+
+    elsewhere = campaign_create(name="Op. Elsewhere", gm=cast.gm, ruleset=campaign.ruleset)
+    stranger = character_create(campaign=elsewhere, name="Maj. Stray", hit_points=10)
+    with pytest.raises(ValidationError) as refused:
+        requisition_run(force=force, unit_type=cards["Rifle Squad"], name="Rifles",
+                        character=stranger, bonus=-41, seed=1)  # fmt: skip
+    assert refused.value.message_dict == {
+        "character": [f"Maj. Stray cannot requisition for {campaign}"],
+        "bonus": ["the bonus must be a whole number within ±40"],
+    }
+    assert not TableRoll.objects.exists() and not Unit.objects.exists()
+    roll = requisition_run(force=force, unit_type=cards["Rifle Squad"], name="Rifles",
+                           bonus=-40, seed=1)  # fmt: skip
+    assert roll.setup["bonus"] == -40 and not roll.result["success"]
