@@ -542,3 +542,65 @@ def test_a_leader_is_named_in_the_story_by_what_the_entry_is_not_by_its_reasons_
     killed = unit_edit(unit=squad, changes={"leader_hit_points": -10}, reason="sniper")
     said = entry_line(killed, killed.after)
     assert said.count("Holt died: 2 Morale hits at once") == 1 and "killed" not in said
+
+
+def test_a_character_has_1_to_999_hit_points_and_is_played_by_a_player_or_co_gm(campaign, cast):
+    from campaign.services import membership_set
+
+    membership_set(campaign=campaign, user=cast.outsider, role="spectator")
+    with pytest.raises(ValidationError) as refused:
+        character_create(campaign=campaign, name="Watcher", hit_points=1000,
+                         player=cast.outsider)  # fmt: skip
+    assert refused.value.message_dict == {
+        "hit_points": ["A new character has 1 to 999 hit points, not 1000."],
+        "player": [f"{cast.outsider} is not a player of {campaign}"],
+    }
+    assert not Character.objects.exists()
+    membership_set(campaign=campaign, user=cast.outsider, role="co_gm")
+    deputy = character_create(campaign=campaign, name="Deputy", hit_points=999,
+                              player=cast.outsider)  # fmt: skip
+    assert (deputy.hit_points, deputy.player) == (999, cast.outsider)
+
+
+def test_a_rally_is_refused_to_a_dead_strategist_and_to_one_of_another_campaign(
+    campaign, make_unit, cast
+):
+    from campaign.services import campaign_create, unit_edit
+
+    squad = make_unit()
+    unit_edit(unit=squad, changes={"morale_hits": 2}, reason="shaken")
+    elsewhere = campaign_create(name="Op. Elsewhere", gm=cast.gm, ruleset=campaign.ruleset)
+    stray = character_create(campaign=elsewhere, name="Gen. Stray", hit_points=10,
+                             feats=["strategist"])  # fmt: skip
+    fallen = character_create(campaign=campaign, name="Col. Fell", hit_points=10,
+                              feats=["strategist"])  # fmt: skip
+    Character.objects.filter(pk=fallen.pk).update(hit_points=-10, alive=False)
+    entries = HistoryEntry.objects.count()
+    for character, why in ((stray, f"Gen. Stray is not of {campaign}"),
+                           (fallen, "Col. Fell is dead")):  # fmt: skip
+        with pytest.raises(ValidationError) as refused:
+            character_rally(character=character, unit=squad)
+        assert refused.value.message_dict == {"character": [why]}
+    squad.refresh_from_db()
+    assert squad.morale_hits == 2 and HistoryEntry.objects.count() == entries
+
+
+def test_a_strategist_rallies_a_unit_again_the_next_day_and_only_for_those_running_it(
+    campaign, make_unit, cast
+):
+    from django.core.exceptions import PermissionDenied
+
+    from campaign.models import Campaign
+    from campaign.services import unit_edit
+
+    squad = make_unit()
+    unit_edit(unit=squad, changes={"morale_hits": 3}, reason="shelled")
+    sage = character_create(campaign=campaign, name="Col. Sage", hit_points=10,
+                            feats=["strategist"])  # fmt: skip
+    with pytest.raises(PermissionDenied):
+        character_rally(character=sage, unit=squad, actor=cast.player)
+    character_rally(character=sage, unit=squad)
+    Campaign.objects.filter(pk=campaign.pk).update(day=campaign.day + 1)
+    entry = character_rally(character=sage, unit=squad)
+    squad.refresh_from_db()
+    assert squad.morale_hits == 1 and entry.day == campaign.day + 1
