@@ -373,3 +373,33 @@ def test_malformed_sides_or_name_are_refused_by_field(campaign, armies, sides, n
     assert field in refused.value.message_dict
     assert not Engagement.objects.exists()
     assert not HistoryEntry.objects.filter(kind="engagement").exists()
+
+
+def test_a_unit_out_of_action_fights_no_engagement_and_nothing_is_written(campaign, armies):
+    from campaign.services import unit_edit
+
+    reds, blues = armies
+    unit_edit(unit=blues[0], changes={"status": "retreated"}, reason="ran")
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues}, seed=1)
+    assert refused.value.message_dict == {
+        "defenders": [f"{blues[0].name} is retreated in poor order: it cannot fight"]
+    }
+    assert not Engagement.objects.exists() and HistoryEntry.objects.count() == entries
+
+
+def test_an_engagement_fights_the_campaigns_rounds_unless_told_and_is_reverted_once(
+    campaign, armies
+):
+    reds, blues = armies
+    campaign_update(campaign=campaign, quick_resolve_rounds=2)
+    record = engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues},
+                            seed=1)  # fmt: skip
+    assert record.round_limit == 2
+    engagement_revert(engagement=record, reason="the wrong hill")
+    entries = HistoryEntry.objects.count()
+    with pytest.raises(ValidationError) as refused:
+        engagement_revert(engagement=record, reason="again")
+    assert refused.value.message_dict == {"engagement": ["this engagement is reverted already"]}
+    assert HistoryEntry.objects.count() == entries

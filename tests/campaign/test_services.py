@@ -959,3 +959,66 @@ def test_numbers_out_of_range_are_refused_in_words(campaign, make_unit):
         with pytest.raises(ValidationError) as refused:
             service(**arguments)
         assert refused.value.message_dict[field] == [words], service.__name__
+
+
+def test_a_force_holds_its_most_units_each_named_once_and_a_requisitioned_unit_stays(
+    force, cards, make_unit, monkeypatch
+):
+    from campaign.services import roster
+    from campaign.services._record import name_taken
+    from campaign.services.checks import requisition_run
+
+    monkeypatch.setattr(roster, "MAX_UNITS_PER_FORCE", 3)
+    make_unit("Rifles")
+    with pytest.raises(ValidationError) as refused:
+        make_unit("Rifles")
+    assert refused.value.message_dict == {"name": [name_taken("Red Company", "a unit", "Rifles")]}
+    roll = requisition_run(force=force, unit_type=cards["Rifle Squad"], name="Levies",
+                           bonus=40, seed=1)  # fmt: skip
+    levies = Unit.objects.get(pk=roll.result["unit"])
+    with pytest.raises(ValidationError, match="has a part in the story already"):
+        roster.unit_remove(unit=levies)
+    with pytest.raises(ValidationError) as refused:
+        roster.units_raise(force=force, unit_type=cards["Rifle Squad"], name="Mob",
+                           count=roster.MAX_RAISED_AT_ONCE + 1)  # fmt: skip
+    assert list(refused.value.message_dict) == ["count"]
+    make_unit("Third")  # the third of three
+    with pytest.raises(ValidationError) as refused:
+        make_unit("Fourth")
+    assert refused.value.message_dict == {
+        "__all__": ["Red Company already holds 3 units, the most a force may hold"]
+    }
+    assert force.units.count() == 3
+
+
+def test_a_correction_bounds_a_leaders_hit_points_and_says_the_medics_only_for_new_hits(
+    make_unit,
+):
+    from campaign.services.roster import LEADER_HIT_POINTS
+
+    squad = make_unit(leader={"name": "Sgt. Kay", "hit_points": 12})
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=squad, changes={LEADER_HIT_POINTS: -1000}, reason="typo")
+    assert refused.value.message_dict == {LEADER_HIT_POINTS: ["At least −999."]}
+    hit = unit_edit(unit=squad, changes={"casualty_hits": 1}, reason="sniper")
+    assert "await the medics" in hit.text
+    # Morale hits added beside Casualty hits already awaiting the medics say nothing of them.
+    shaken = unit_edit(unit=squad, changes={"morale_hits": 1}, reason="shelled")
+    assert "await the medics" not in shaken.text
+    unit_edit(unit=squad, changes={"status": "destroyed"}, reason="a mine")
+    with pytest.raises(ValidationError) as refused:
+        leader_attach(unit=squad, name="Sgt. Lo", hit_points=9)
+    assert refused.value.message_dict == {
+        "leader": [f"{squad.name} is destroyed: there is no one left to lead"]
+    }
+
+
+def test_only_its_player_or_the_gm_sends_a_unit_into_the_combat_zone(make_unit, cast):
+    squad = make_unit()
+    with pytest.raises(PermissionDenied):
+        unit_combat_zone_set(unit=squad, in_combat_zone=True, actor=cast.rival)
+    squad.refresh_from_db()
+    assert not squad.state.in_combat_zone
+    unit_combat_zone_set(unit=squad, in_combat_zone=True, actor=cast.player)
+    squad.refresh_from_db()
+    assert squad.state.in_combat_zone
