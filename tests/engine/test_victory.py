@@ -193,10 +193,12 @@ def test_equal_scores_are_a_draw():
     assert rec.result.winner is None
 
 
-def test_razing_a_building_scores_at_the_end():
+def _raze(sides, dice):
+    """Blue's unit shoots house "h" (1 Hit) in turn 1, the last, under a raze objective worth 4
+    at the end to ``sides``."""
     from .helpers import building, square
 
-    objs = [{"id": "raze", "kind": "raze", "building": "h", "sides": ["blue"], "points_at_end": 4}]
+    objs = [{"id": "raze", "kind": "raze", "building": "h", "sides": sides, "points_at_end": 4}]
     sc = scenario(
         [unit("a", (4, 2))],
         [unit("b", (20, 20))],
@@ -205,55 +207,28 @@ def test_razing_a_building_scores_at_the_end():
         turn_limit=1,
     )
     actions = [Activate("a", (AttackStep("h", "Gun"),))]
-    rec = run_battle(
+    return run_battle(
         sc,
-        dice=Dice.fixed([6, 1, 6, 1]),
+        dice=Dice.fixed(dice),
         commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
     )
+
+
+def test_razing_a_building_scores_at_the_end():
+    rec = _raze(["blue"], [6, 1, 6, 1])
     assert rec.result.side("blue").score == 4
     assert rec.result.buildings[0].collapsed
 
 
 def test_a_raze_objective_scores_nothing_while_its_building_stands():
     # The same battle as above with the shot failing to damage: the house stands, nobody scores.
-    from .helpers import building, square
-
-    objs = [{"id": "raze", "kind": "raze", "building": "h", "sides": ["blue"], "points_at_end": 4}]
-    sc = scenario(
-        [unit("a", (4, 2))],
-        [unit("b", (20, 20))],
-        objectives=objs,
-        buildings=[building("h", square(6, 0, 8, 4), hits=1)],
-        turn_limit=1,
-    )
-    actions = [Activate("a", (AttackStep("h", "Gun"),))]
-    rec = run_battle(
-        sc,
-        dice=Dice.fixed([1, 6, 1, 6]),
-        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
-    )
+    rec = _raze(["blue"], [1, 6, 1, 6])
     assert not rec.result.buildings[0].collapsed
     assert rec.result.side("blue").score == 0
 
 
 def test_a_raze_objective_for_both_sides_scores_for_each_once_its_building_falls():
-    from .helpers import building, square
-
-    objs = [{"id": "raze", "kind": "raze", "building": "h", "sides": ["blue", "red"],
-             "points_at_end": 4}]  # fmt: skip
-    sc = scenario(
-        [unit("a", (4, 2))],
-        [unit("b", (20, 20))],
-        objectives=objs,
-        buildings=[building("h", square(6, 0, 8, 4), hits=1)],
-        turn_limit=1,
-    )
-    actions = [Activate("a", (AttackStep("h", "Gun"),))]
-    rec = run_battle(
-        sc,
-        dice=Dice.fixed([6, 1, 6, 1]),
-        commanders={"blue": ScriptedCommander(actions), "red": ScriptedCommander()},
-    )
+    rec = _raze(["blue", "red"], [6, 1, 6, 1])
     assert rec.result.buildings[0].collapsed
     assert (rec.result.side("blue").score, rec.result.side("red").score) == (4, 4)
 
