@@ -29,6 +29,7 @@ from .shapes import allowed_shapes
 
 if TYPE_CHECKING:
     from .commanders.moves import CrossingKey
+    from .commanders.values import Offer, OfferKey
     from .geometry import CostJoint, CostRegion, Point, Polygon
     from .movement import PathCheck
     from .pathfinding import PathFinder
@@ -173,6 +174,10 @@ class ScenarioTables:
         """The commander's best attack by attacker and target state (``odds.best_shot``)."""
         self.reaches: dict[int, tuple[tuple[float, float], ...]] = {}
         """The commander's harm by reach by attacker and target state (``odds.harm_by_reach``)."""
+        self.offers: dict[OfferKey, list[Offer]] = {}
+        """The commander's attack offers by the two units' states, the target's danger and the
+        turns of it an attack spares (``commanders.values.offers``): the same for either side
+        and in every battle of the scenario. Bounded by ``OPENING_KEPT``."""
         self.opening_concealed: tuple[str, ...] | None = None
         """The units that start the battle concealed (``Battle.start``), once a battle has
         started: where every unit stands and the table decide it, and they are the same in every

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from battles.engine import DefaultCommander, Dice, MoveStep, run_battle
+from battles.engine import DefaultCommander, Dice, MoveStep, parse_scenario, run_battle
 from battles.engine.battle import Battle
 from battles.engine.cards import Keyword
 from battles.engine.combat import collapse
@@ -20,6 +20,7 @@ from battles.engine.commanders.board import square as square_of
 from battles.engine.commanders.odds import harm_by_reach
 from battles.engine.commanders.threat import danger
 from battles.engine.commanders.values import attack_value, offers, opportunity
+from battles.engine.events import TurnStart
 from battles.engine.rulesets import COMBINED_ARMS
 from battles.engine.scenarios import load_reference
 from battles.engine.tables import card_shots
@@ -130,20 +131,29 @@ def _fresh(view: BattleView, kept: Board) -> Board:
     return fresh
 
 
-def test_attack_offers_kept_for_the_turn_equal_a_fresh_board_s_and_run_best_first():
-    b = battle(scenario(*_sides()))
+def test_attack_offers_kept_in_the_tables_equal_those_worked_out_afresh_and_run_best_first():
+    sc = parse_scenario(scenario(*_sides()))
+    run_battle(sc, 1, commanders={"blue": DefaultCommander(), "red": DefaultCommander()})
+    assert sc.tables.offers  # the battle before filled the scenario's offers
+    b = Battle(sc, Dice.fixed(()), {})
+    b.start()
+    b.emit(TurnStart(1))
     commander = DefaultCommander()
-    commander.choose(BattleView(b, "blue"))  # fills the turn's offers
+    commander.choose(BattleView(b, "blue"))
     kept = commander._board
     assert kept is not None
-    fresh = Board(BattleView(b, "blue"))
-    fresh.sync(BattleView(b, "blue"))
-    for u in fresh.own:
-        for e in fresh.foes:
-            again = offers(fresh, u, e)
-            assert offers(kept, kept.pieces[u.id], kept.pieces[e.id]) == again, (u.id, e.id)
-            assert all(o[0] > 0 for o in again)
-            assert [o[0] for o in again] == sorted((o[0] for o in again), reverse=True)
+    for u in kept.own:
+        for e in kept.foes:
+            found = offers(kept, u, e)
+            shots = kept.tables.card_shots(u.no, u.skill, e.no)
+            values = [attack_value(kept, u, e, s, danger(kept, e)) for s in shots]
+            again = [
+                (v, s.range, s.weapon)
+                for v, s in zip(values, shots, strict=True)
+                if s.damage + s.suppress > 0 and v > 0
+            ]
+            assert found == sorted(again, key=lambda o: -o[0]), (u.id, e.id)
+            assert all(o[0] > 0 for o in found)
 
 
 class _CheckingReaches:

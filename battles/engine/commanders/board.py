@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .goals import Goal, SpotKey
     from .moves import CrossingKey
     from .threat import Source, ThreatKey
-    from .values import FinishKey, Offer, OfferKey, Target, WorthKey
+    from .values import FinishKey, Target, WorthKey
 
 MEMORY = 1
 """Turns an enemy that went out of sight is still reckoned with where it was last seen."""
@@ -224,8 +224,6 @@ class Board:
         # Kept for the battle:
         self.raze_points: dict[str, float] | None = None
         """Per building, the raze points it carries for the side (``values._raze_points``)."""
-        self.offers: dict[OfferKey, list[Offer]] = {}
-        """Attack offers (``values.offers``)."""
         # Kept for the turn:
         self.worths: dict[WorthKey, float] = {}
         """What bringing each building down is worth (``values.building_worth``)."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .. import geometry
 from ..scenario import ObjectiveKind
-from ..tables import STATES
+from ..tables import STATES, keep
 from .board import SQUARES, square
 from .odds import Shot, at_least, harm, removal_now
 from .threat import LOST_SIGHT, danger
@@ -82,24 +82,26 @@ def attack_value(board: Board, unit: Piece, target: Piece, shot: Shot, danger: f
 
 
 OfferKey = tuple[int, float, int]
-"""What a unit's offers on a target are kept for, within the battle (``Board.offers``): the two
-units' states (``Piece.state``) as one number, attacker * STATES + target, the target's danger
-(``threat.danger``) and the turns of it an attack spares (the turns left, up to
-``DANGER_TURNS``)."""
+"""What a unit's offers on a target are kept for, in the scenario's tables
+(``ScenarioTables.offers``): the two units' states (``Piece.state``) as one number, attacker *
+STATES + target, the target's danger (``threat.danger``) and the turns of it an attack spares
+(the turns left, up to ``DANGER_TURNS``)."""
 
 
 def offers(board: Board, unit: Piece, target: Piece) -> list[Offer]:
     """The unit's attacks on the target with a positive value, most valuable first (ties in
     card order), wherever the two stand. They depend only on the two units' states, the
-    target's danger and the turns left (``attack_value``): kept for the battle by those, so a
-    new turn asks again only where a danger moved."""
+    target's danger and the turns left (``attack_value``): kept in the scenario's tables by
+    those, for either side and every battle, so a new turn asks again only where a danger
+    moved to a figure no battle has met yet."""
     threat = danger(board, target)
     key: OfferKey = (
         unit.state * STATES + target.state,
         threat,
         min(board.turns_left, DANGER_TURNS),
     )
-    found = board.offers.get(key)
+    kept = board.tables.offers
+    found = kept.get(key)
     if found is None:
         found = []
         for s in board.tables.card_shots(unit.no, unit.skill, target.no):
@@ -108,7 +110,7 @@ def offers(board: Board, unit: Piece, target: Piece) -> list[Offer]:
                 if v > 0:
                     found.append((v, s.range, s.weapon))
         found.sort(key=by_value)
-        board.offers[key] = found
+        keep(kept, key, found)
     return found
 
 
