@@ -7,8 +7,9 @@ shapes of every unit card, the path finders of the table's passages, the units t
 concealed, where sight-blocking pieces meet edge to edge, the nearest point of a building's walls
 to a point, what battles ask again and again over the opening table (sight's answers, path
 checks, crossing costs; ``OPENING_KEPT`` bounds them), and the commander's lines of sight
-between grid squares over the opening table (the one every battle starts on; once a building
-falls, a battle reckons its own) and its answers for pairs of unit states (card, Skill, Hits). A
+between grid squares and cover within reach over the opening table (the one every battle starts
+on; once a building falls, a battle reckons its own), its answers for pairs of unit states (card,
+Skill, Hits) and its attack offers. A
 ``Scenario`` owns its tables: every battle of the scenario shares them, and they go when the
 scenario goes. Nothing is kept between scenarios.
 
@@ -28,7 +29,7 @@ from .rulesets import Ruleset
 from .shapes import allowed_shapes
 
 if TYPE_CHECKING:
-    from .commanders.moves import CrossingKey
+    from .commanders.moves import CoverKey, CrossingKey
     from .commanders.values import Offer, OfferKey
     from .geometry import CostJoint, CostRegion, Point, Polygon
     from .movement import PathCheck
@@ -201,6 +202,9 @@ class ScenarioTables:
         self.opening_crossings: dict[CrossingKey, float] = {}
         """What crossing a path's terrain may cost over the opening table, as the commander
         prices it (``commanders.moves.crossing_cost``)."""
+        self.opening_cover_spots: dict[CoverKey, list[Point]] = {}
+        """The commander's cover within reach of a unit over the opening table
+        (``commanders.moves._cover_spots``)."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """The point of a building's walls nearest to a point (``nearest_wall``): footprints
         never move, standing or fallen. Bounded by ``OPENING_KEPT``."""

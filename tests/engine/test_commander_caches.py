@@ -13,7 +13,7 @@ from battles.engine.battle import Battle
 from battles.engine.cards import Keyword
 from battles.engine.combat import collapse
 from battles.engine.commander import BattleView
-from battles.engine.commanders import threat
+from battles.engine.commanders import moves, threat
 from battles.engine.commanders.attacks import bounded_attack, reach_here
 from battles.engine.commanders.board import SQUARES, Board, square_centre
 from battles.engine.commanders.board import square as square_of
@@ -296,3 +296,37 @@ def test_the_threat_s_strongest_sources_and_the_next_shot_equal_a_full_weighing(
         for seed in seeds:
             run_battle(sc, seed, commanders={s.id: _CheckingSources() for s in sc.sides})
     assert _CheckingSources.checked > 500
+
+
+class _CheckingCover:
+    """Plays as the default does and, after each decision, checks the cover kept within reach
+    of every own unit against cover found afresh."""
+
+    checked = 0
+
+    def __init__(self):
+        self.plays = DefaultCommander()
+
+    def choose(self, view: BattleView):
+        action = self.plays.choose(view)
+        board = self.plays._board
+        assert board is not None
+        kept = board.cover_spots
+        for u in board.own:
+            found = moves._cover_spots(board, u)
+            board.cover_spots = {}
+            try:
+                assert moves._cover_spots(board, u) == found, u.id
+            finally:
+                board.cover_spots = kept
+            _CheckingCover.checked += 1
+        return action
+
+
+def test_the_cover_within_reach_kept_over_the_opening_table_equals_cover_found_afresh():
+    for name, seeds in (("factory-hold", (0, 1, 2)), ("big-battle", (0,))):
+        sc = load_reference(name)
+        for seed in seeds:
+            run_battle(sc, seed, commanders={s.id: _CheckingCover() for s in sc.sides})
+        assert sc.tables.opening_cover_spots, name  # the scenario's, for every battle
+    assert _CheckingCover.checked > 1000

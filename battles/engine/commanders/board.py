@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .attacks import Reach
     from .default import GainKey
     from .goals import Goal, SpotKey
-    from .moves import CrossingKey
+    from .moves import CoverKey, CrossingKey
     from .threat import Source, ThreatKey
     from .values import FinishKey, Target, WorthKey
 
@@ -219,6 +219,9 @@ class Board:
         (``attacks._structures``)."""
         self.shelters: dict[int, list[Polygon]] = {}
         """The pieces a card may take cover in, by card number (``moves._shelters``)."""
+        self.cover_spots: dict[CoverKey, list[Point]] = {}
+        """The cover within reach of a unit where it stands (``moves._cover_spots``): over the
+        opening table, the scenario's."""
         self.spots: dict[SpotKey, Point | None] = {}
         """Where a unit on Attack gets a line to its target (``goals._firing_spot``)."""
         # Kept for the battle:
@@ -311,6 +314,7 @@ class Board:
         self.crossings = self.tables.opening_crossings if opening else {}
         self.rolling = {}
         self.shelters = {}
+        self.cover_spots = self.tables.opening_cover_spots if opening else {}
         self.spots = {}
         self.structures = {}
         self.cover = {}

@@ -143,9 +143,32 @@ def _cover_spot(board: Board, u: Piece, goal: Goal) -> Point | None:
     """A point just inside the sight-blocking piece within reach that is nearest the goal."""
     if u.aerial:
         return None  # Aerial is never concealed: there is no cover to take.
-    here = u.position
-    reach = u.move
     best: tuple[float, Point] | None = None
+    for spot in _cover_spots(board, u):
+        score = geometry.distance(spot, goal.point)
+        if best is None or score < best[0]:
+            best = (score, spot)
+    return None if best is None else best[1]
+
+
+CoverKey = tuple[str, int, "Point"]
+"""What the cover within reach of a unit is kept for, while no building falls
+(``Board.cover_spots``): the side (the buildings it may shelter in), the unit's card (its Move and
+the pieces it may enter) and where it stands."""
+
+
+def _cover_spots(board: Board, u: Piece) -> list[Point]:
+    """A point just inside each sight-blocking piece within reach of the unit, in the order of
+    its shelters (``_shelters``). Only the table, the side, the card and where the unit stands
+    count: kept while no building falls, over the opening table for every battle."""
+    here = u.position
+    key: CoverKey = (board.side, u.no, here)
+    kept = board.cover_spots
+    found = kept.get(key)
+    if found is not None:
+        return found
+    found = []
+    reach = u.move
     hx, hy = here
     near = reach - 0.5
     far = (near + 1e-6) ** 2  # a hair over, so rounding can never rule out a piece in reach
@@ -167,14 +190,13 @@ def _cover_spot(board: Board, u: Piece, goal: Goal) -> Point | None:
         if d < 1e-6:
             continue
         step = min(0.6, d)
-        spot = (
-            round(edge[0] + (c[0] - edge[0]) / d * step, 3),
-            round(edge[1] + (c[1] - edge[1]) / d * step, 3),
+        found.append(
+            (
+                round(edge[0] + (c[0] - edge[0]) / d * step, 3),
+                round(edge[1] + (c[1] - edge[1]) / d * step, 3),
+            )
         )
-        score = geometry.distance(spot, goal.point)
-        if best is None or score < best[0]:
-            best = (score, spot)
-    return None if best is None else best[1]
+    return keep(kept, key, found)
 
 
 def _shelters(board: Board, u: Piece) -> list[geometry.Polygon]:
