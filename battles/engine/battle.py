@@ -83,9 +83,9 @@ class Battle:
         """``movement.path_problem`` answers, before the budget."""
         self.planned: dict[PlanAsked, tuple[Point, ...] | None] = {}
         """``movement.plan_path`` answers."""
-        self.aims: dict[AimKey, Point | None] = {}
+        self.aims: dict[AimKey, Point | None] = scenario.tables.opening_aims
         """Where an attack on a building goes (``targeting.building_aim``), over the table as it
-        stood at ``aims_version``."""
+        stood at ``aims_version``: over the opening table, the scenario's."""
         self.aims_version = 0
         self.profiles: dict[str, dict[str, AttackProfile]] = {}
         """Each unit's attack profiles by name (``targeting.unit_profiles``): its card never

@@ -15,6 +15,7 @@ from . import geometry
 from .cards import CLOSE_COMBAT, Keyword, UnitCard, Weapon
 from .events import AttackKind
 from .state import BuildingState
+from .tables import keep
 
 if TYPE_CHECKING:
     from .battle import Battle
@@ -222,16 +223,16 @@ def building_aim(
     fixed = arc and Keyword.FIXED_MOUNT in attacker.card.keywords
     aerial = Keyword.AERIAL in attacker.card.keywords
     # Only the table decides the rest: a unit standing still asks again each turn, and an attack
-    # found legal is aimed again when it is made. Kept while the table stands as it does.
-    aims = b.aims
+    # found legal is aimed again when it is made. Kept while the table stands as it does: over
+    # the opening table, for every battle of the scenario.
     if b.aims_version != b.state.terrain_version:
-        aims.clear()
+        b.aims = {}
         b.aims_version = b.state.terrain_version
+    aims = b.aims
     key: AimKey = (bld.id, pos, reach, facing if fixed else None, aerial)
     if key in aims:
         return aims[key]
-    aim = aims[key] = _aim(b, bld, pos, reach, facing, fixed, aerial)
-    return aim
+    return keep(aims, key, _aim(b, bld, pos, reach, facing, fixed, aerial))
 
 
 def _aim(

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 
-from battles.engine import BattleView, SimpleCommander, parse_scenario, run_battle, tables
+from battles.engine import BattleView, Dice, SimpleCommander, parse_scenario, run_battle, tables
+from battles.engine.battle import Battle
 from battles.engine.events import Collapse
 from battles.engine.movement import path_problem, plan_path
 from battles.engine.sight import Sight
 from battles.engine.state import BattleState
-from battles.engine.targeting import CLOSE_COMBAT, attack_problem, legal_attacks
+from battles.engine.targeting import CLOSE_COMBAT, attack_problem, building_aim, legal_attacks
 
 from .helpers import battle, building, scenario, square, unit
 from .randomized import random_scenario
@@ -141,3 +142,17 @@ def test_sight_keeps_at_most_so_many_answers_and_answers_alike_past_them(monkeyp
         assert len(sc.tables.opening_sight_lines) <= 3
         assert len(sc.tables.opening_pieces_at) <= 3
         assert len(sc.tables.opening_building_at) <= 3
+
+
+def test_aims_at_a_building_over_the_opening_table_are_the_scenario_s_and_a_collapse_ends_that():
+    sc = parse_scenario(scenario([unit("a", (12, 2))], [unit("b", (12, 20))], buildings=[HOUSE]))
+    first, second = Battle(sc, Dice.fixed(()), {}), Battle(sc, Dice.fixed(()), {})
+    a, house = first.state.units["a"], first.state.buildings["h"]
+    assert building_aim(first, a, house, (12.0, 2.0), 24.0) == (12.0, 8.0)  # the nearest wall
+    kept = {("h", (12.0, 2.0), 24.0, None, False): (12.0, 8.0)}
+    assert sc.tables.opening_aims == kept
+    assert second.aims is sc.tables.opening_aims  # every battle of the scenario shares them
+    _fall(first, "h")
+    assert building_aim(first, a, house, (12.0, 3.0), 24.0) == (12.0, 8.0)
+    assert first.aims == {("h", (12.0, 3.0), 24.0, None, False): (12.0, 8.0)}
+    assert sc.tables.opening_aims == kept  # the battle's own table since the fall
