@@ -82,7 +82,6 @@ class BattleView:
         # A view lives for one decision, during which the battle does not change, so what it
         # works out is kept for the rest of the decision.
         self._seen: list[UnitState] | None = None
-        self._seen_ids: frozenset[str] = frozenset()
         self._own_infos: list[UnitInfo] | None = None
         self._enemy_infos: list[UnitInfo] | None = None
 
@@ -186,7 +185,6 @@ class BattleView:
                         if not e.concealed or not held.isdisjoint(sight.pieces_of(e))
                     ]
             self._seen = seen
-            self._seen_ids = frozenset(e.id for e in self._seen)
         return self._seen
 
     def _own(self, unit_id: str) -> UnitState:
@@ -206,10 +204,8 @@ class BattleView:
         """Why the unit may not make this attack (from ``origin``, facing ``facing``), or None."""
         u = self._own(unit_id)
         t = self._b.state.units.get(target)
-        if t is not None and t.side == self.enemy:
-            self._visible_enemies()
-            if target not in self._seen_ids:
-                return f"no visible unit {target!r}"
+        if t is not None and t.side == self.enemy and t not in self._visible_enemies():
+            return f"no visible unit {target!r}"
         problem = attack_problem(self._b, u, target, weapon, origin, facing)
         if problem is None and origin is None and facing is None:
             self._b.found_legal(unit_id, target, weapon)
