@@ -390,30 +390,36 @@ def _clipped(planes: tuple[tuple[float, float, float], ...], a: Point, b: Point)
     """
     ax, ay = a
     bx, by = b
-    if abs(bx - ax) + abs(by - ay) <= DEEP:
+    deep, near = DEEP, -DEEP
+    if abs(bx - ax) + abs(by - ay) <= deep:
         return None  # too short to say: the exact test decides
     in_lo, in_hi, near_lo, near_hi = 0.0, 1.0, 0.0, 1.0
     for nx, ny, c in planes:
         sa = nx * ax + ny * ay + c
         sb = nx * bx + ny * by + c
-        # Where along a-b the distance inside this edge is at least DEEP (in) and -DEEP (near).
-        if sa < -DEEP and sb < -DEEP:
-            return False
-        if sa < -DEEP or sb < -DEEP:
-            t = (-DEEP - sa) / (sb - sa)
-            if sa < sb:
-                near_lo = max(near_lo, t)
-            else:
-                near_hi = min(near_hi, t)
-        if sa < DEEP or sb < DEEP:
-            if sa < DEEP and sb < DEEP:
+        # Where along a-b the distance inside this edge is at least DEEP (in) and -DEEP (near):
+        # the end that falls short of it bounds the stretch from its side.
+        if sa < near:
+            if sb < near:
+                return False
+            t = (near - sa) / (sb - sa)
+            if t > near_lo:
+                near_lo = t
+        elif sb < near:
+            t = (near - sa) / (sb - sa)
+            if t < near_hi:
+                near_hi = t
+        if sa < deep:
+            if sb < deep:
                 in_lo, in_hi = 1.0, 0.0
             else:
-                t = (DEEP - sa) / (sb - sa)
-                if sa < sb:
-                    in_lo = max(in_lo, t)
-                else:
-                    in_hi = min(in_hi, t)
+                t = (deep - sa) / (sb - sa)
+                if t > in_lo:
+                    in_lo = t
+        elif sb < deep:
+            t = (deep - sa) / (sb - sa)
+            if t < in_hi:
+                in_hi = t
     if near_lo > near_hi:
         return False
     if in_lo < in_hi:
