@@ -208,6 +208,9 @@ class ScenarioTables:
         self.opening_aims: dict[AimKey, Point | None] = {}
         """Where an attack on a building goes over the opening table
         (``targeting.building_aim``)."""
+        self.spot_offsets: dict[int, tuple[tuple[int, int], ...]] = {}
+        """The grid squares within so many of a square, nearest first, where the commander
+        looks for a firing spot (``commanders.goals._offsets``)."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """The point of a building's walls nearest to a point (``nearest_wall``): footprints
         never move, standing or fallen. Bounded by ``OPENING_KEPT``."""

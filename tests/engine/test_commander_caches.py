@@ -13,7 +13,7 @@ from battles.engine.battle import Battle
 from battles.engine.cards import Keyword
 from battles.engine.combat import collapse
 from battles.engine.commander import BattleView
-from battles.engine.commanders import moves, threat
+from battles.engine.commanders import goals, moves, threat
 from battles.engine.commanders.attacks import bounded_attack, reach_here
 from battles.engine.commanders.board import SQUARES, Board, square_centre
 from battles.engine.commanders.board import square as square_of
@@ -330,3 +330,14 @@ def test_the_cover_within_reach_kept_over_the_opening_table_equals_cover_found_a
             run_battle(sc, seed, commanders={s.id: _CheckingCover() for s in sc.sides})
         assert sc.tables.opening_cover_spots, name  # the scenario's, for every battle
     assert _CheckingCover.checked > 1000
+
+
+def test_a_firing_spot_is_sought_nearest_square_first_over_offsets_kept_in_the_tables():
+    sc = load_reference("big-battle")
+    found = goals._offsets(sc.tables, 2)
+    every = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if dx * dx + dy * dy <= 4]
+    assert found == tuple(sorted(every, key=lambda o: (o[0] ** 2 + o[1] ** 2, o)))
+    assert found[:5] == ((0, 0), (-1, 0), (0, -1), (0, 1), (1, 0))
+    assert len(found) == 13  # the corners (±2, ±1) and (±1, ±2) are farther than two squares
+    assert goals._offsets(sc.tables, 2) is found
+    assert sc.tables.spot_offsets == {2: found}

@@ -37,6 +37,7 @@ from .threat import can_hurt
 
 if TYPE_CHECKING:
     from ..geometry import Point
+    from ..tables import ScenarioTables
     from .board import Board, Piece
 
 ON_ORDERS_ONLY = Quality.GREEN.step
@@ -284,7 +285,7 @@ def _nearest_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Poi
     # Where the unit may stand, as it might be deployed there (``cards.barred_at``).
     standing = [(b.id, b.polygon, b.card) for b in board.buildings]
     joints = board.view.joints()
-    for dx, dy in _offsets(int(2.0 * unit.stride / GRID)):
+    for dx, dy in _offsets(board.tables, int(2.0 * unit.stride / GRID)):
         c, r = column + dx, row + dy
         if not (0 <= c < columns and 0 <= r < rows):
             continue
@@ -298,14 +299,16 @@ def _nearest_spot(board: Board, unit: Piece, enemy: Piece, radius: float) -> Poi
     return None
 
 
-def _offsets(squares: int) -> list[tuple[int, int]]:
+def _offsets(tables: ScenarioTables, squares: int) -> tuple[tuple[int, int], ...]:
     """The (column, row) offsets within ``squares`` squares of a square, nearest first (ties in
-    a fixed order). Asked only when a firing spot is not kept (``Board.spots``)."""
-    span = range(-squares, squares + 1)
-    return sorted(
-        ((dx, dy) for dx in span for dy in span if dx * dx + dy * dy <= squares * squares),
-        key=lambda o: (o[0] * o[0] + o[1] * o[1], o),
-    )
+    a fixed order): the same for every unit of a Move, kept in the scenario's tables."""
+    found = tables.spot_offsets.get(squares)
+    if found is None:
+        span = range(-squares, squares + 1)
+        reach = squares * squares
+        near = sorted((dx * dx + dy * dy, dx, dy) for dx in span for dy in span)
+        found = tables.spot_offsets[squares] = tuple((dx, dy) for d, dx, dy in near if d <= reach)
+    return found
 
 
 def can_follow_in(board: Board, unit: Piece, enemy: Piece) -> bool:
