@@ -29,7 +29,7 @@ from .shapes import allowed_shapes
 
 if TYPE_CHECKING:
     from .commanders.moves import CoverKey, CrossingKey
-    from .commanders.values import Offer, OfferKey
+    from .commanders.values import FinishOdds, Offer, OfferKey
     from .geometry import CostJoint, CostRegion, Point, Polygon
     from .movement import PathCheck
     from .pathfinding import PathFinder
@@ -211,6 +211,9 @@ class ScenarioTables:
         self.spot_offsets: dict[int, tuple[tuple[int, int], ...]] = {}
         """The grid squares within so many of a square, nearest first, where the commander
         looks for a firing spot (``commanders.goals._offsets``)."""
+        self.finish_odds: dict[FinishOdds, float] = {}
+        """The commander's chance of bringing a building down in the turns left
+        (``commanders.values._can_finish``). Bounded by ``OPENING_KEPT``."""
         self.walls: dict[tuple[str, Point], Point] = {}
         """The point of a building's walls nearest to a point (``nearest_wall``): footprints
         never move, standing or fallen. Bounded by ``OPENING_KEPT``."""

@@ -13,11 +13,11 @@ from battles.engine.battle import Battle
 from battles.engine.cards import Keyword
 from battles.engine.combat import collapse
 from battles.engine.commander import BattleView
-from battles.engine.commanders import goals, moves, threat
+from battles.engine.commanders import goals, moves, threat, values
 from battles.engine.commanders.attacks import bounded_attack, reach_here
 from battles.engine.commanders.board import SQUARES, Board, square_centre
 from battles.engine.commanders.board import square as square_of
-from battles.engine.commanders.odds import harm_by_reach
+from battles.engine.commanders.odds import at_least, harm_by_reach
 from battles.engine.commanders.threat import danger
 from battles.engine.commanders.values import attack_value, offers, opportunity
 from battles.engine.events import TurnStart
@@ -341,3 +341,38 @@ def test_a_firing_spot_is_sought_nearest_square_first_over_offsets_kept_in_the_t
     assert len(found) == 13  # the corners (±2, ±1) and (±1, ±2) are farther than two squares
     assert goals._offsets(sc.tables, 2) is found
     assert sc.tables.spot_offsets == {2: found}
+
+
+class _CheckingFinishes:
+    """Plays as the default does and, at each turn's first decision, checks the chance of
+    bringing each standing building down against the sum worked out afresh."""
+
+    checked = 0
+
+    def __init__(self):
+        self.plays = DefaultCommander()
+
+    def choose(self, view: BattleView):
+        action = self.plays.choose(view)
+        board = self.plays._board
+        assert board is not None
+        if board.in_turn == 0:
+            for b in board.buildings:
+                target = board.tables.card_no[b.id]
+                chances = []
+                for o in board.own:
+                    best = board.tables.best_damage(o.no, o.skill, target)
+                    if best > 0:
+                        chances += [best] * board.turns_left
+                fresh = at_least(b.hits, chances) if chances else 0.0
+                assert values._can_finish(board, b) == fresh, (b.id, board.turn)
+                _CheckingFinishes.checked += 1
+        return action
+
+
+def test_the_chance_of_bringing_a_building_down_kept_in_the_tables_equals_the_sum_afresh():
+    sc = load_reference("big-battle")
+    for seed in (0, 1):
+        run_battle(sc, seed, commanders={s.id: _CheckingFinishes() for s in sc.sides})
+    assert sc.tables.finish_odds  # the scenario's, for every battle
+    assert _CheckingFinishes.checked > 100

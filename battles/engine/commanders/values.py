@@ -133,6 +133,11 @@ WorthKey = tuple[str, int, int]
 """What a building's worth is kept for, within the turn (``Board.worths``): the building, its
 Hits and the standing buildings (a fall moves units out of one and changes who is inside)."""
 
+FinishOdds = tuple[int, int, tuple[float, ...]]
+"""What the chance of bringing a building down depends on (``ScenarioTables.finish_odds``): its
+Hits, the turns left, and the best chance of damaging it of each of our units that has one, in
+order."""
+
 FinishKey = tuple[str, int, int]
 """What the chance of bringing a building down is kept for, within the turn
 (``Board.finishes``): the building, its Hits and our units in the battle (those that could
@@ -206,13 +211,17 @@ def _can_finish(board: Board, b: BuildingState) -> float:
         return finishes[key]
     tables = board.tables
     target = tables.card_no[b.id]
-    chances = []
-    for o in board.own:
-        best = tables.best_damage(o.no, o.skill, target)
-        if best > 0:
-            chances.extend([best] * board.turns_left)
-    finishes[key] = at_least(b.hits, chances) if chances else 0.0
-    return finishes[key]
+    bests = tuple(
+        best for o in board.own if (best := tables.best_damage(o.no, o.skill, target)) > 0
+    )
+    # The chance depends on nothing else: the same sum comes up in every battle of the scenario.
+    odds: FinishOdds = (b.hits, board.turns_left, bests)
+    found = tables.finish_odds.get(odds)
+    if found is None:
+        chances = [best for best in bests for _ in range(board.turns_left)]
+        found = keep(tables.finish_odds, odds, at_least(b.hits, chances) if chances else 0.0)
+    finishes[key] = found
+    return found
 
 
 def building_value(board: Board, b: BuildingState, shot: Shot) -> float:
