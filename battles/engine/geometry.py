@@ -123,6 +123,9 @@ class Polygon:
     """Vertices in order, without repeating the first at the end."""
     bbox: tuple[float, float, float, float] = field(init=False, repr=False, compare=False)
     """(min x, min y, max x, max y), to reject far-away queries cheaply."""
+    near_box: tuple[float, float, float, float] = field(init=False, repr=False, compare=False)
+    """``bbox`` widened by ``EPSILON`` on every side: no point or segment outside it touches the
+    polygon, within the tolerance of its tests."""
     area: float = field(init=False, repr=False, compare=False)
     """Enclosed area in square inches."""
     centroid: Point = field(init=False, repr=False, compare=False)
@@ -158,7 +161,10 @@ class Polygon:
         else:
             centroid = (sum(xs) / len(xs), sum(ys) / len(ys))
         object.__setattr__(self, "points", points)
-        object.__setattr__(self, "bbox", (min(xs), min(ys), max(xs), max(ys)))
+        x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+        object.__setattr__(self, "bbox", (x0, y0, x1, y1))
+        near_box = (x0 - EPSILON, y0 - EPSILON, x1 + EPSILON, y1 + EPSILON)
+        object.__setattr__(self, "near_box", near_box)
         object.__setattr__(self, "area", abs(twice_area) / 2.0)
         object.__setattr__(self, "centroid", centroid)
         object.__setattr__(self, "_edges", edges)
@@ -184,8 +190,8 @@ class Polygon:
     def _locate(self, p: Point) -> int:
         """1 inside, 0 on the boundary, -1 outside."""
         x, y = p
-        x0, y0, x1, y1 = self.bbox
-        if x < x0 - EPSILON or x > x1 + EPSILON or y < y0 - EPSILON or y > y1 + EPSILON:
+        x0, y0, x1, y1 = self.near_box
+        if x < x0 or x > x1 or y < y0 or y > y1:
             return -1
         inside = False
         for ax, ay, ex, ey, length in self._edges:
@@ -202,12 +208,12 @@ class Polygon:
     # --- segments -----------------------------------------------------------------------------
 
     def _bbox_meets(self, a: Point, b: Point) -> bool:
-        x0, y0, x1, y1 = self.bbox
+        x0, y0, x1, y1 = self.near_box
         return not (
-            max(a[0], b[0]) < x0 - EPSILON
-            or min(a[0], b[0]) > x1 + EPSILON
-            or max(a[1], b[1]) < y0 - EPSILON
-            or min(a[1], b[1]) > y1 + EPSILON
+            max(a[0], b[0]) < x0
+            or min(a[0], b[0]) > x1
+            or max(a[1], b[1]) < y0
+            or min(a[1], b[1]) > y1
         )
 
     def _events(self, a: Point, b: Point) -> list[float]:
@@ -329,8 +335,8 @@ class Polygon:
         Angles are radians, the sector runs counter-clockwise from start. None if p is not on
         the boundary.
         """
-        x0, y0, x1, y1 = self.bbox
-        if not (x0 - EPSILON <= p[0] <= x1 + EPSILON and y0 - EPSILON <= p[1] <= y1 + EPSILON):
+        x0, y0, x1, y1 = self.near_box
+        if not (x0 <= p[0] <= x1 and y0 <= p[1] <= y1):
             return None
         points = self.points
         for i, v in enumerate(points):

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import Keyword
-from .geometry import EPSILON, joints_by_piece, on_joint, runs_along, seams
+from .geometry import joints_by_piece, on_joint, runs_along, seams
 from .tables import keep
 from .terrain import kind_defaults
 
@@ -42,7 +42,7 @@ class Sight:
         self.state = state
         self._version = -1
         self._blockers: list[tuple[str, Polygon]] = []
-        # Each blocker's bounding box widened by EPSILON, as Polygon's own quick rejection has it.
+        # Each blocker's bounding box widened by EPSILON (``Polygon.near_box``).
         self._boxes: list[tuple[str, Polygon, float, float, float, float]] = []
         self._buildings: list[tuple[str, Polygon]] = []
         self._standing: frozenset[str] = _NOWHERE
@@ -86,11 +86,7 @@ class Sight:
             [i for i, _ in standing] + [t.id for t in fields if t.props.blocks_sight]
         )
         self._open_fields = [(t.id, t.polygon) for t in fields if not t.props.blocks_sight]
-        self._boxes = [
-            (i, poly, x0 - EPSILON, y0 - EPSILON, x1 + EPSILON, y1 + EPSILON)
-            for i, poly in self._blockers
-            for x0, y0, x1, y1 in (poly.bbox,)
-        ]
+        self._boxes = [(i, poly, *poly.near_box) for i, poly in self._blockers]
         opening = self._version == 0
         found = tables.opening_seams if opening else None
         if found is None:
