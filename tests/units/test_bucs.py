@@ -39,6 +39,7 @@ from units.bucs import (
     momentum_after_round,
     outnumbered_modifier,
     quality_for_order,
+    specials,
     split_damage,
     starting_momentum,
     strength_in_numbers,
@@ -78,6 +79,18 @@ def test_it_holds_every_cell_of_the_quality_table(
     assert quality.assisting == assisting
     assert quality.specialty_limit == specialties
     assert quality.row is QUALITY_TABLE[quality]
+
+
+@pytest.mark.parametrize(("word", "quality"), [("raw", Q.RAW), ("elite", Q.ELITE)])
+def test_it_reads_a_quality_from_the_word_data_stores(word, quality):
+    assert Quality.of_word(word) is quality
+    assert quality.word == word
+
+
+@pytest.mark.parametrize("word", ["Average", "veteran", ""])
+def test_it_refuses_a_quality_word_data_does_not_store(word):
+    with pytest.raises(ValueError):
+        Quality.of_word(word)
 
 
 def test_it_has_seven_steps_lowest_first():
@@ -240,6 +253,12 @@ def test_it_refuses_negative_hits(morale, casualty):
         effective_quality(Q.AVERAGE, morale, casualty)
 
 
+@pytest.mark.parametrize(("morale", "casualty"), [(-1, 2), (3, -1)])
+def test_it_refuses_a_count_of_hits_below_zero_the_other_kind_would_make_up_for(morale, casualty):
+    with pytest.raises(ValueError, match=rf"^hits cannot be negative: morale {morale}, "):
+        effective_quality(Q.AVERAGE, morale, casualty)
+
+
 @given(qualities, st.integers(0, 10), st.integers(0, 10), st.integers(2, 5))
 def test_it_always_prints_a_card_skill(quality, morale, casualty, printed):
     effective = effective_quality(quality, morale, casualty)
@@ -383,6 +402,53 @@ def test_it_works_out_mobility_and_loses_it_with_poor_equipment(specialties, equ
 
 def test_it_defaults_mobility_to_adequate_equipment():
     assert mobility([S.MECHANIZED]) is Mobility.MECHANIZED
+
+
+@pytest.mark.parametrize(
+    ("specialties", "equipment", "phrases"),
+    [
+        (
+            [S.MECHANIZED],
+            Equipment.ADEQUATE,
+            ["Mechanized: mobility step 1, Mobile +2 a step over its enemy"],
+        ),
+        (
+            [S.ARMOR, S.MECHANIZED],
+            Equipment.GOOD,
+            [
+                "Armor: mobility step 2, Mobile +2 a step over its enemy",
+                "Armor: ignores the first two Casualty hits of each battle",
+            ],
+        ),
+        (
+            [S.MECHANIZED, S.ARMOR],
+            Equipment.BARELY_ADEQUATE,
+            [
+                "Barely Adequate equipment: its vehicles lose their mobility",
+                "Armor: ignores the first two Casualty hits of each battle",
+            ],
+        ),
+        ([S.MECHANIZED], Equipment.POOR, ["Poor equipment: its vehicles lose their mobility"]),
+        (
+            [S.ARCTIC, S.INFANTRY, S.AMPHIBIOUS],
+            Equipment.EXCELLENT,
+            [
+                "Amphibious: +2 in amphibious terrain, with double Momentum there",
+                "Arctic: +2 in arctic terrain, with double Momentum there",
+                "Excellent equipment: ignores the first Morale hit against a less well "
+                "equipped unit",
+            ],
+        ),
+        ([S.INFANTRY, S.MEDICAL], Equipment.GOOD, []),
+    ],
+)
+def test_it_says_what_specialties_and_kit_do_against_units_in_the_copys_numbers(
+    specialties, equipment, phrases
+):
+    # Mechanized is step 1 and Armor step 2, each worth Mobile +2 a step; Poor and Barely
+    # Adequate kit lose it; Armor ignores two Casualty hits; Amphibious and Arctic give +2 and
+    # double Momentum in their terrain; Excellent kit ignores the first Morale hit.
+    assert specials(specialties, equipment) == phrases
 
 
 @pytest.mark.parametrize("quality", list(Quality))
