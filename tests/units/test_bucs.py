@@ -44,6 +44,7 @@ from units.bucs import (
     starting_momentum,
     strength_in_numbers,
     validate_specialties,
+    with_requirements,
 )
 
 Q = Quality
@@ -518,6 +519,17 @@ def test_a_roster_says_in_a_few_words_a_unit_keeps_specialties_beyond_its_qualit
         "Kept, more than a Raw unit may hold: no new one until Green"
     )
     assert kept_beyond_limit(Q.AVERAGE, [S.INFANTRY, S.MEDICAL], short=True) == ""
+
+
+def test_armor_brings_mechanized_and_specialties_come_in_the_tables_order():
+    assert with_requirements([S.ARMOR]) == [S.MECHANIZED, S.ARMOR]
+    assert with_requirements([S.MEDICAL, S.ARMOR, S.INFANTRY]) == [
+        S.INFANTRY,
+        S.MECHANIZED,
+        S.ARMOR,
+        S.MEDICAL,
+    ]
+    assert with_requirements([S.ARCTIC, S.AMPHIBIOUS]) == [S.AMPHIBIOUS, S.ARCTIC]
 
 
 def test_it_requires_mechanized_for_armor():
