@@ -437,6 +437,25 @@ def test_it_keeps_a_different_charges_line_as_an_ordinary_weapon():
     assert not is_charges(card["weapons"][0])
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Charges — Power 4, Range 1, buildings only, three uses",
+        "Charges — Power 4, Range 1, buildings only",
+        "Charges — Power 3, Range 1, buildings only, two uses",
+        "Charges — Power 4, Range 2, buildings only, two uses",
+        "Charges — Power 4, Range 1, two uses",
+        "Charges — Power 4, Range 1, AA, buildings only, two uses",
+    ],
+)
+def test_a_charges_line_off_demolitions_in_any_one_item_is_an_ordinary_weapon(line):
+    # Demolition's line is Power 4, Range 1, buildings only, two uses, and nothing else.
+    card = parse_card(f"{MINIMAL_TEXT}\n{line}")
+    assert card["keywords"] == []
+    assert [w["name"] for w in card["weapons"]] == ["Charges"]
+    assert not is_charges(card["weapons"][0])
+
+
 def test_it_refuses_demolition_beside_a_different_charges_weapon():
     text = f"{MINIMAL_TEXT}\nCharges — Power 5, Range 1\nKeywords: Demolition"
     with pytest.raises(CardTextError) as caught:
