@@ -456,6 +456,11 @@ def test_a_charges_line_off_demolitions_in_any_one_item_is_an_ordinary_weapon(li
     assert not is_charges(card["weapons"][0])
 
 
+def test_the_keyword_a_charges_line_brings_takes_its_canonical_place():
+    text = f"{MINIMAL_TEXT}\nCharges — Power 4, Range 1, buildings only, two uses\nKeywords: Sensor"
+    assert parse_card(text)["keywords"] == ["demolition", "sensor"]
+
+
 def test_it_refuses_demolition_beside_a_different_charges_weapon():
     text = f"{MINIMAL_TEXT}\nCharges — Power 5, Range 1\nKeywords: Demolition"
     with pytest.raises(CardTextError) as caught:
@@ -644,6 +649,22 @@ def test_it_raises_value_errors_that_survive_pickling():
 def test_it_refuses_anything_but_text():
     with pytest.raises(TypeError):
         parse_card(b"Scouts")  # type: ignore[arg-type]
+    for given_ in (b"Scouts", None):
+        with pytest.raises(TypeError, match=r"^card text must be str, got (bytes|NoneType)$"):
+            parse_card(given_)  # type: ignore[arg-type]
+
+
+def test_a_weapon_refused_only_as_a_whole_card_is_named_on_its_own_line():
+    # A buildings-only weapon with a Size restriction passes its own line's checks and is
+    # refused by the whole card's; the refusal still names the weapon's line, counting blanks.
+    text = (
+        f"{MINIMAL_TEXT}\n\nRifles — Power 2, Range 12\n"
+        "Mortar — Power 4, Range 10, buildings only, Size 1–2 only"
+    )
+    with pytest.raises(CardTextError) as caught:
+        parse_card(text)
+    assert (caught.value.line, caught.value.field) == (5, "min_size")
+    assert "buildings-only weapon may have no Size restriction" in caught.value.message
 
 
 # ---------------------------------------------------------------------------------------------
