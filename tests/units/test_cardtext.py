@@ -582,6 +582,7 @@ TEXT_ERRORS = [
     (f"Scouts\n{STATS}\nEnters: woods, Woods", 3, "enters", "duplicate terrain kind “woods”"),
     (f"Scouts\n{STATS}\nEnters: woods, 3rd floor", 3, "enters", "lower-case words"),
     (f"Scouts\n{STATS}\nEnters: forêt", 3, "enters", "lower-case words"),
+    (f"Scouts\n{STATS}\nEnters: dense_woods", 3, "enters", "lower-case words"),
     (f"Scouts\n{STATS}\nAdmits: Size 1–2", 3, "admits", "building"),
     (f"Scouts\n{STATS}\nBecomes: wreck", 3, "rubble", "building"),
     (f"Scouts\n{STATS}\nRifles — Power 123456789012345, Range 3", 3, "power", "too long"),
