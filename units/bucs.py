@@ -567,11 +567,6 @@ def fielded(
     return Fielded(Quality.RAW, equipment_for_task(equipment, within_specialties=False), False)
 
 
-def fighting_quality(quality: Quality, specialties: Iterable[Specialty]) -> Quality:
-    """The quality a unit fights at: its own with Infantry, otherwise Raw."""
-    return Quality(quality) if Specialty.INFANTRY in set(specialties) else Quality.RAW
-
-
 def quality_for_order(quality: Quality, *, within_specialties: bool) -> Quality:
     """A unit doing an Order outside its specialties performs as Raw."""
     return Quality(quality) if within_specialties else Quality.RAW

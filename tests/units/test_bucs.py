@@ -30,7 +30,6 @@ from units.bucs import (
     battle_skill,
     effective_quality,
     equipment_for_task,
-    fighting_quality,
     hits_from_margin,
     ignores_first_morale_hit,
     kept_beyond_limit,
@@ -589,12 +588,6 @@ def test_it_says_why_training_lifts_no_raw_unit_and_none_past_experienced():
     assert Q.RAW.untrainable_why == "a Raw unit is made Green by battle, not by training"
     assert Q.EXPERIENCED.untrainable_why == "Elite and Legendary come only from battle"
     assert Q.GREEN.untrainable_why == ""
-
-
-@pytest.mark.parametrize("quality", list(Quality))
-def test_it_fights_as_raw_without_infantry(quality):
-    assert fighting_quality(quality, [S.INFANTRY, S.MEDICAL]) is quality
-    assert fighting_quality(quality, [S.MECHANIZED]) is Q.RAW
 
 
 @pytest.mark.parametrize("quality", list(Quality))
