@@ -211,6 +211,19 @@ def test_a_building_with_a_hit_left_stands_and_collapses_at_0_hits():
     assert b.state.buildings["h"].collapsed and b.state.buildings["h"].hits == 0
 
 
+def test_a_fallen_building_is_attacked_no_more():
+    # At 0 Hits it collapses to its rubble state: what is left is rubble, no building with Hits
+    # to lose, so no one may attack it again, nor is it among the attacks a commander is offered.
+    sc = _sc([unit("a", (4, 2)), unit("c", (4, 3))], [unit("b", (20, 20))], hits=1)
+    b = battle(sc, [6, 1, 6, 1])
+    act(b, "a", AttackStep("h", "Gun"))
+    assert b.state.buildings["h"].collapsed
+    with pytest.raises(IllegalActionError, match="already collapsed"):
+        act(b, "c", AttackStep("h", "Gun"))
+    assert legal_attacks(b, b.state.units["c"], ["h"]) == []
+    assert b.state.buildings["h"].hits == 0
+
+
 def test_a_building_becomes_the_rubble_its_card_names():
     b = battle(
         _sc(
@@ -266,6 +279,21 @@ def test_an_occupant_the_fall_takes_to_0_hits_is_destroyed_and_scored_by_its_ene
     assert b.state.scores == {"blue": 2, "red": 1}
     assert b.state.units["d"].active and b.state.units["f"].active
     assert (b.state.units["f"].hits, b.state.units["a"].hits) == (2, 2)
+
+
+def test_a_unit_removed_inside_a_building_is_no_occupant_when_it_collapses():
+    # c, inside with b, destroys b; then the house falls. Only c is in it to roll: b, removed,
+    # is in the collapse's occupants no more, rolls nothing and takes no Hit.
+    sc = _sc([unit("a", (4, 2)), unit("c", (13, 2))], [unit("b", (11, 2), hits=1)], hits=1)
+    b = battle(sc, [1, 6, 1, 6, 1, 6, 6])
+    act(b, "c", AttackStep("b", "Gun"))
+    assert b.state.units["b"].removed.value == "destroyed"
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert of(ev, "collapse")[0].occupants == ("c",)
+    assert [(r.who, r.outcome) for r in of(ev, "roll") if r.purpose == "collapse"] == [
+        ("c", "failure")
+    ]
+    assert [(d.unit, d.hits) for d in of(ev, "damage")] == [("h", 0), ("c", 1)]
 
 
 def test_each_occupant_rolls_against_the_skill_it_has_now_when_it_collapses():
