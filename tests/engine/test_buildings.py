@@ -123,6 +123,25 @@ def test_a_building_partly_behind_a_wood_is_attacked_where_a_string_reaches_its_
         act(battle(sc), "a", AttackStep("h", "Gun"))
 
 
+def test_a_string_goes_to_the_nearest_point_seen_of_another_wall_of_the_building():
+    # An L-shaped house; a stands in the notch, 3" from the wall x = 14 and 4" from the wall
+    # y = 4. The wood hides all of the wall x = 14 but y 4 to 5 (4.243" off at best); the
+    # string goes to the nearest point of the wall y = 4, right below a at (11, 4), 4" off, and
+    # so a gun of Range 4 reaches the house.
+    house = building(
+        "h", [[10, 0], [20, 0], [20, 10], [14, 10], [14, 4], [10, 4]], resistance=0, hits=3
+    )
+    wood = piece("w", "woods", square(12, 7, 13, 9))
+    gun = [{"name": "Gun", "power": 3, "range": 4}]
+    sc = scenario(
+        [unit("a", (11, 8), weapons=gun)], [unit("b", (22, 22))], terrain=[wood], buildings=[house]
+    )
+    b = battle(sc, [6, 1])
+    assert not b.sight.line_clear((11, 8), (14, 8))
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [(e.target, e.distance, e.outcome) for e in of(ev, "attack")] == [("h", 4.0, "damage")]
+
+
 def test_a_fixed_mount_fires_at_the_part_of_a_building_in_front_of_it():
     # Facing 60°, its nearest wall point (6, 2) lies 60° off: but the wall runs on into its
     # front arc, and the nearest point of it there, where the arc's edge at 15° meets it,
