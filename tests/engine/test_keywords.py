@@ -618,6 +618,22 @@ def test_a_sensor_reveal_takes_the_place_of_firing_in_the_activation():
         )
 
 
+def test_a_sensor_that_moves_first_reaches_6_inches_from_where_the_move_ends():
+    # With Move and Fire, a Sensor 8" from b moves 3" toward it, then reveals b 5" away: the 6"
+    # are measured from where it stands when it reveals, not from where it started.
+    sc = scenario(
+        [unit("a", (2, 2), move=6, keywords=["sensor", "move_and_fire"])],
+        [unit("b", (10, 2), enters=["woods"])],
+        terrain=[piece("w", "woods", square(9, 0, 11, 4))],
+        ruleset="one_year_war",
+    )
+    b = battle(sc)
+    assert b.state.units["b"].concealed
+    ev = act(b, "a", MoveStep(((5, 2),)), RevealStep("b"))
+    assert [(r.unit, r.cause) for r in of(ev, "reveal")] == [("b", "sensor")]
+    assert not b.state.units["b"].concealed
+
+
 def test_without_sensor_no_reveal():
     sc = scenario(
         [unit("a", (2, 2))],
