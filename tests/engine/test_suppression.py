@@ -18,6 +18,7 @@ from battles.engine.dice import Dice
 from battles.engine.loader import parse_scenario
 from battles.engine.result import BattleResult
 from battles.engine.rulesets import COMBINED_ARMS, ONE_YEAR_WAR
+from battles.engine.targeting import attack_problem, legal_attacks
 
 from .helpers import act, battle, building, of, piece, scenario, square, unit
 
@@ -162,6 +163,18 @@ def test_skill_never_drops_below_zero():
     with pytest.raises(IllegalActionError, match="removed"):
         act(b, "a", AttackStep("b", "Gun"))
     assert target.skill == 0
+
+
+def test_a_demoralised_unit_attacks_no_more():
+    # Demoralised and removed, b is asked about no attack: none is legal, none is offered, and
+    # its side may not activate it to shoot.
+    b, _ev = _shot([1, 1, 6], skill=2)
+    removed = b.state.units["b"]
+    assert not removed.active
+    assert attack_problem(b, removed, "a", "Gun") == "the attacker has been removed"
+    assert legal_attacks(b, removed, ["a"]) == []
+    with pytest.raises(IllegalActionError):
+        act(b, "b", AttackStep("a", "Gun"))
 
 
 def test_under_one_year_war_a_unit_at_skill_1_fights_on_and_hits_only_on_a_1():
