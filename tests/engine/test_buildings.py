@@ -142,6 +142,19 @@ def test_a_string_goes_to_the_nearest_point_seen_of_another_wall_of_the_building
     assert [(e.target, e.distance, e.outcome) for e in of(ev, "attack")] == [("h", 4.0, "damage")]
 
 
+def test_a_string_to_a_wall_under_a_wood_goes_to_where_the_wood_begins():
+    # The wood hides the wall x = 10 from a, save where the wood lies over the wall itself (y 4
+    # to 6): a string to a point there ends in the wood, which hides nothing from within it. The
+    # nearest part seen is where the wood's edge crosses the wall: (10, 4.001), 8.062" off.
+    house = building("h", square(10, 0, 20, 10), resistance=0, hits=3)
+    wood = piece("w", "woods", [[6, 1], [7, 1], [7, 4], [11, 4], [11, 6], [6, 6]])
+    sc = scenario([unit("a", (2, 3))], [unit("b", (22, 22))], terrain=[wood], buildings=[house])
+    b = battle(sc, [6, 1])
+    assert not b.sight.line_clear((2, 3), (10, 3))
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [(e.target, e.distance, e.outcome) for e in of(ev, "attack")] == [("h", 8.062, "damage")]
+
+
 def test_a_fixed_mount_fires_at_the_part_of_a_building_in_front_of_it():
     # Facing 60°, its nearest wall point (6, 2) lies 60° off: but the wall runs on into its
     # front arc, and the nearest point of it there, where the arc's edge at 15° meets it,
