@@ -159,11 +159,15 @@ def test_a_target_already_removed_needs_no_attack():
     assert expected_attacks_to_remove(outcome, hits=0, skill=4) == 0
     assert expected_attacks_to_remove(outcome, hits=2, skill=1, demoralise_at=1) == 0
     assert removal_chance(outcome, hits=2, skill=1, demoralise_at=1) == 1
+    # At the threshold already, an attack that cannot suppress needs none either.
+    unsuppressing = attack_outcome(3, 4, skill=3)
+    assert expected_attacks_to_remove(unsuppressing, hits=2, skill=1, demoralise_at=1) == 0
 
 
 def test_the_demoralise_threshold_is_the_rulesets():
     assert suppressions_to_demoralise(2, COMBINED_ARMS.demoralise_at_skill) == 1
     assert suppressions_to_demoralise(2, ONE_YEAR_WAR.demoralise_at_skill) == 2
+    assert suppressions_to_demoralise(0, COMBINED_ARMS.demoralise_at_skill) == 0
     only_suppress = Outcome(F(0), F(1, 2))
     assert expected_attacks_to_remove(only_suppress, hits=1, skill=2, demoralise_at=1) == 2
     assert expected_attacks_to_remove(only_suppress, hits=1, skill=2, demoralise_at=0) == 4
