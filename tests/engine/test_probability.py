@@ -309,6 +309,10 @@ def test_restrictions_are_absolute():
     ]
     with pytest.raises(ValueError, match="cannot attack"):
         find_option(team, "Missile", SQUAD, COMBINED_ARMS)
+    # The limits themselves are allowed: Size 2 and Size 5 targets, like the Size 3 tank.
+    for size in (2, 5):
+        target = card("Target", 4, 3, 1, size)
+        assert "Missile" in [o.weapon for o in attack_options(team, target, COMBINED_ARMS)]
 
 
 def test_the_best_single_attack_on_a_squad_is_the_mechs_melee_at_close_range():
