@@ -289,6 +289,18 @@ def test_only_aa_weapons_reach_aerial_units_under_combined_arms():
     ]
 
 
+def test_a_flier_without_melee_may_ram_a_building_but_no_unit_under_combined_arms():
+    # E31: the blow back of a ram on a unit could not strike a flier, so under Combined Arms a
+    # flier rams no unit; a building never strikes back, so it may ram one with its Size.
+    gunship = card("Gunship", 4, 2, 2, 3, Weapon("Rockets", 5, 12.0), keywords={Keyword.AERIAL})
+    options = attack_options(gunship, HOUSE, COMBINED_ARMS)
+    assert [(o.weapon, o.kind, o.power) for o in options] == [
+        ("Rockets", AttackKind.SHOOT, 5),
+        (CLOSE_COMBAT, AttackKind.RAM, 3),
+    ]
+    assert [o.weapon for o in attack_options(gunship, TANK, COMBINED_ARMS)] == ["Rockets"]
+
+
 def test_restrictions_are_absolute():
     missile = Weapon("Missile", 6, 18.0, min_size=2, max_size=5, uses=2)
     team = card("Team", 3, 1, 1, 1, RIFLES, missile, CHARGES)
@@ -321,6 +333,10 @@ def test_the_best_single_attack_on_a_squad_is_the_mechs_melee_at_close_range():
     option, chance = best_single_attack(MECH, SQUAD, COMBINED_ARMS, distance=6)
     assert (option.weapon, chance) == ("Autocannon", F(2, 3) * F(33, 36))
     assert best_single_attack(SQUAD, CHOPPER, COMBINED_ARMS) is None
+    # Two guns alike: the tie keeps card order.
+    twin = card("Twin", 4, 3, 1, 3, Weapon("Left Gun", 4, 18.0), Weapon("Right Gun", 4, 18.0))
+    option, _ = best_single_attack(twin, SQUAD, COMBINED_ARMS, distance=6)
+    assert option.weapon == "Left Gun"
 
 
 def test_one_attack_can_demoralise_a_unit_one_suppression_from_breaking():
@@ -337,6 +353,15 @@ def test_duels_use_printed_numbers_unless_told_otherwise():
     assert duel_expected_attacks(MECH, "Autocannon", HOUSE, COMBINED_ARMS) == 4 / F(26, 36)
     veteran = duel_expected_attacks(TANK, "Main Gun", MECH, COMBINED_ARMS, attacker_skill=5)
     assert veteran == 2 / (F(5, 6) * F(10, 36))
+    # Suppression breaks the Skill 3 squad at the ruleset's Skill: after two suppressions under
+    # Combined Arms, after three under One Year War.
+    outcome = attack_outcome(4, 1, skill=4)
+    for ruleset, at in ((COMBINED_ARMS, 1), (ONE_YEAR_WAR, 0)):
+        expected = expected_attacks_to_remove(outcome, hits=1, skill=3, demoralise_at=at)
+        assert duel_expected_attacks(TANK, "Main Gun", SQUAD, ruleset) == expected
+    assert duel_expected_attacks(TANK, "Main Gun", SQUAD, ONE_YEAR_WAR) > duel_expected_attacks(
+        TANK, "Main Gun", SQUAD, COMBINED_ARMS
+    )
 
 
 def test_it_needs_no_django():
