@@ -345,6 +345,12 @@ def test_one_attack_can_demoralise_a_unit_one_suppression_from_breaking():
     assert chance == attack_outcome(5, 5, skill=4).suppress
     _, chance = best_single_attack(MECH, shaky, ONE_YEAR_WAR, distance=6)
     assert chance == 0
+    # A squad suppressed to Skill 2 is as shaky: told so, the odds count the suppression.
+    outcome = attack_outcome(4, 1, skill=4)
+    _, chance = best_single_attack(TANK, SQUAD, COMBINED_ARMS, distance=6)
+    assert chance == outcome.damage
+    _, chance = best_single_attack(TANK, SQUAD, COMBINED_ARMS, distance=6, target_skill=2)
+    assert chance == outcome.damage + outcome.suppress
 
 
 def test_duels_use_printed_numbers_unless_told_otherwise():
