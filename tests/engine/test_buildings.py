@@ -164,6 +164,14 @@ def test_a_fixed_mount_fires_at_the_part_of_a_building_in_front_of_it():
     b = battle(scenario([tank], [unit("b", (1, 23))], buildings=[house]), [6, 1])
     ev = act(b, "a", AttackStep("h", "Gun"))
     assert [(e.distance, e.outcome) for e in of(ev, "attack")] == [(4.141, "damage")]
+    # A flier with a Fixed Mount strings over the wood that would hide that part from the tank.
+    wood = piece("w", "woods", square(4, 2.5, 5, 5))
+    flier = unit("a", (2, 2), facing=60, keywords=["fixed_mount", "aerial"])
+    sc = scenario([flier], [unit("b", (1, 23))], terrain=[wood], buildings=[house])
+    b = battle(sc, [6, 1])
+    assert not b.sight.line_clear((2, 2), (6, 3.072))
+    ev = act(b, "a", AttackStep("h", "Gun"))
+    assert [(e.distance, e.outcome) for e in of(ev, "attack")] == [(4.141, "damage")]
     # Facing away, no part of the house is in front of it.
     away = unit("a", (2, 2), facing=180, keywords=["fixed_mount"])
     b = battle(scenario([away], [unit("b", (1, 23))], buildings=[house]))

@@ -105,8 +105,10 @@ def test_aerial_over_a_building_is_not_inside_it():
         [unit("b", (12, 2), keywords=["aerial"])],
         buildings=[building("h", square(10, 0, 14, 4))],
     )
-    # Over the house b is not one of the people inside: it is attacked itself, not the house.
+    # Over the house b is not one of the people inside: it is attacked itself, not the house,
+    # and it is among the attacks a commander is offered.
     b = battle(sc, [1, 6, 1])
+    assert ("b", "Flak") in legal_attacks(b, b.state.units["a"], ["b"])
     shot = of(act(b, "a", AttackStep("b", "Flak")), "attack")[0]
     assert (shot.target, shot.outcome) == ("b", "damage")
     assert b.state.units["b"].hits == 1 and b.state.buildings["h"].hits == 2
