@@ -272,7 +272,8 @@ def test_close_combat_is_printed_melee_or_ramming():
     melee = find_option(MECH, CLOSE_COMBAT, SQUAD, COMBINED_ARMS)
     assert (melee.kind, melee.power, melee.range) == (AttackKind.MELEE, 6, 1.0)
     ram = find_option(TANK, CLOSE_COMBAT, SQUAD, COMBINED_ARMS)
-    assert (ram.kind, ram.power) == (AttackKind.RAM, 3)
+    assert (ram.kind, ram.power, ram.range) == (AttackKind.RAM, 3, 1.0)
+    assert CLOSE_COMBAT not in [o.weapon for o in attack_options(TANK, SQUAD, COMBINED_ARMS, 1.5)]
     # Ramming rolls no Skill and suppresses on a failed ram when Size reaches Resistance.
     assert option_outcome(ram, SQUAD, attacker_skill=2) == attack_outcome(3, 1, skill=None)
     assert ram_back_outcome(TANK, SQUAD) == attack_outcome(1, 3, skill=None)

@@ -168,6 +168,28 @@ def test_rulesets_are_data_not_scattered_ifs():
         RULESETS["one_year_war"].demoralise_at_skill = 1  # type: ignore[misc]
 
 
+def test_e32_a_flier_over_a_building_rams_out_of_it_under_one_year_war():
+    # A flier over the house is not inside it (E15): under One Year War it rams the unit outside
+    # the walls as anyone does, and takes the blow back.
+    house = building("h", square(6, 0, 10, 4))
+    sc = scenario(
+        [unit("heli", (9.6, 2), keywords=["aerial"], size=3)],
+        [unit("out", (10.4, 2))],
+        buildings=[house],
+        ruleset="one_year_war",
+    )
+    b = battle(sc, [6, 1, 1, 6])
+    assert legal_attacks(b, b.state.units["heli"], ["out"]) == [
+        ("out", "Gun"),
+        ("out", CLOSE_COMBAT),
+    ]
+    ev = act(b, "heli", AttackStep("out", CLOSE_COMBAT))
+    assert [(a.attacker, a.attack, a.outcome) for a in of(ev, "attack")] == [
+        ("heli", "ram", "damage"),
+        ("out", "ram_back", "no_damage"),
+    ]
+
+
 def test_e32_a_unit_inside_a_building_may_not_ram_out_of_it():
     # "Attack the building, not the people inside", and a ram is resolved in both directions:
     # rammed from inside, the unit outside would strike the people inside, so there is no ram.
