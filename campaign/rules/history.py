@@ -106,14 +106,26 @@ UNHURT = ": came through unhurt"
 """After a fight's name, in the entry of a unit the fight did nothing to (`took_text`)."""
 
 
-def took_text(name: str, morale: int, casualty: int, *, unhurt: bool = False) -> str:
-    """How a fight's entry opens: "Mill ford: took 2 Morale, 0 Casualty hits", "…: took 0
-    Morale, 1 Casualty hit" (the word agrees with the count beside it); "…: took no hits" when
-    none reached the unit (Armor or Excellent equipment stopped them, say); "Mill ford: came
-    through unhurt" when the caller says the fight did nothing at all to the unit (``unhurt``)."""
+def taken_text(morale: int, casualty: int) -> str:
+    """The hits a fight dealt, saying only the kinds it dealt: "2 Morale hits", "1 Casualty
+    hit", "2 Morale, 1 Casualty hit" (the word agrees with the count beside it), "no hits"."""
     if not (morale or casualty):
-        return f"{name}{UNHURT}" if unhurt else f"{name}{TOOK}no hits"
-    return f"{name}{TOOK}{hits_text(morale, casualty)} {'hit' if casualty == 1 else 'hits'}"
+        return "no hits"
+    if not morale:
+        return plural(casualty, "Casualty hit")
+    if not casualty:
+        return plural(morale, "Morale hit")
+    return f"{hits_text(morale, casualty)} {'hit' if casualty == 1 else 'hits'}"
+
+
+def took_text(name: str, morale: int, casualty: int, *, unhurt: bool = False) -> str:
+    """How a fight's entry opens: "Mill ford: took 2 Morale hits", "…: took 1 Casualty hit",
+    "…: took 1 Morale, 2 Casualty hits" (`taken_text`); "…: took no hits" when none reached the
+    unit (Armor or Excellent equipment stopped them, say); "Mill ford: came through unhurt"
+    when the caller says the fight did nothing at all to the unit (``unhurt``)."""
+    if unhurt and not (morale or casualty):
+        return f"{name}{UNHURT}"
+    return f"{name}{TOOK}{taken_text(morale, casualty)}"
 
 
 WAS_UNHURT = re.compile(
@@ -121,6 +133,13 @@ WAS_UNHURT = re.compile(
 )
 """How an entry saved before `UNHURT` said a fight did nothing to the unit, the whole of its
 reason: "Mill ford: took 0 Morale, 0 Casualty hits", a battle's with "— 0 of 2 Hits lost"."""
+
+
+WAS_ONE_KIND = re.compile(
+    rf"{re.escape(TOOK)}(?P<morale>\d+) Morale, (?P<casualty>\d+) Casualty hits?(?=$| — |; )"
+)
+"""How an entry saved before `taken_text` said the hits it took, naming a kind it took none of:
+"Mill ford: took 0 Morale, 1 Casualty hit", "…: took 2 Morale, 0 Casualty hits"."""
 
 
 WAS_HELD = re.compile(
@@ -151,6 +170,9 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     # A fight that did nothing to the unit, saved in the old words, reads as one now does.
     if was_unhurt := WAS_UNHURT.fullmatch(why):
         return took_text(was_unhurt["name"], 0, 0, unhurt=True)
+    why = WAS_ONE_KIND.sub(
+        lambda took: TOOK + taken_text(int(took["morale"]), int(took["casualty"])), why, count=1
+    )
     return WAS_HELD.sub(lambda held: held["held"] + BECAUSE, why)
 
 
@@ -158,7 +180,7 @@ def fight_said(kind: str, details: Mapping[str, Any], why: str) -> tuple[str, st
     """A fight's own entry's reason (``why``, `told_why`) as a summary tells it: the words that
     name the fight (`fight_lead`, cut after the name the entry keeps, `fight_named`) and what
     the fight did to the unit, without the working that follows: ("Taken out at Raid: Dawn",
-    "took 1 Morale, 0 Casualty hits"), "came through unhurt", "took no hits" (Armor or Excellent
+    "took 1 Morale hit"), "came through unhurt", "took no hits" (Armor or Excellent
     equipment stopped them). ("", "") for another entry, whatever its words: an experience
     entry, a GM's correction whose reason reads "…: took fire — …"."""
     if kind not in FIGHT_KINDS:
@@ -171,15 +193,15 @@ def fight_said(kind: str, details: Mapping[str, Any], why: str) -> tuple[str, st
 
 def took_words(kind: str, details: Mapping[str, Any], why: str) -> str:
     """What a fight's entry (its ``kind``, ``details`` and reason, `told_why`) says the fight
-    did to the unit (`fight_said`): "came through unhurt", "took no hits", "took 1 Morale, 0
-    Casualty hits"; "" for another entry."""
+    did to the unit (`fight_said`): "came through unhurt", "took no hits", "took 1 Morale
+    hit"; "" for another entry."""
     return fight_said(kind, details, why)[1]
 
 
 def without_working(kind: str, details: Mapping[str, Any], why: str) -> str:
     """An entry's reason (`told_why`) as a summary tells it: a fight's name and what it did to
-    the unit, without the working that follows (`fight_said`): "Battle of the Millrace: took 0
-    Morale, 1 Casualty hit". Another entry's reason as it is."""
+    the unit, without the working that follows (`fight_said`): "Battle of the Millrace: took 1
+    Casualty hit". Another entry's reason as it is."""
     lead, words = fight_said(kind, details, why)
     return f"{lead}: {words}" if words else why
 
@@ -200,8 +222,8 @@ def fight_named(kind: str, details: Mapping[str, Any], text: str) -> str:
 def fight_lead(why: str, name: str) -> tuple[str, str]:
     """A fight's entry's reason (``why``, `told_why`) cut after the fight's ``name`` (kept with
     the entry as data): the words that name the fight, the link on the unit's page ("Raid:
-    Dawn", a battle's "Taken out at Raid: Dawn"), and what follows their ": " ("took 1 Morale,
-    0 Casualty hits — …"). An entry saved before it kept the name (``name`` not in ``why``) is
+    Dawn", a battle's "Taken out at Raid: Dawn"), and what follows their ": " ("took 1 Morale
+    hit — …"). An entry saved before it kept the name (``name`` not in ``why``) is
     cut at `took_text`'s words, else at its first ": "; ("", ``why``) when it has none."""
     at = why.find(f"{name}: ") if name else -1
     if at >= 0:

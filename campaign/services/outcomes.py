@@ -147,7 +147,7 @@ def _battle_sentence(
     card_hits: int,
     after: CampaignUnitState | None = None,
 ) -> tuple[str, bool]:
-    """What a battle did to a unit, said first ("Ford: took 1 Morale, 0 Casualty hits"), then
+    """What a battle did to a unit, said first ("Ford: took 1 Morale hit"), then
     the working that made it: the Hits lost, the dice, what Armor or the leader took, and, of a
     unit the table left standing that retreats all the same (``after``: the unit after the
     battle), the hits that broke it. A unit the battle did nothing to "came through unhurt",

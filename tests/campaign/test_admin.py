@@ -52,7 +52,7 @@ def test_every_model_has_a_list_page(admin_client, busy, model):
 def test_every_unit_page_opens(admin_client, busy):
     response = admin_client.get(reverse("admin:campaign_unit_change", args=[busy.pk]))
     assert response.status_code == 200
-    assert "Ford: took 1 Morale, 0 Casualty hits — 0 of 4 Hits lost".encode() in response.content
+    assert "Ford: took 1 Morale hit — 0 of 4 Hits lost".encode() in response.content
 
 
 def form_data(unit: Unit, **changes) -> dict:

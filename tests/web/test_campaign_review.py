@@ -218,7 +218,7 @@ def test_the_apply_review_and_the_battle_page_tell_each_unit_as_its_history_does
     battle, ours = _suppressed_battle(world)
     login(client, world, "gm")
     told = (
-        "Broken at Pinned down: took 1 Morale, 0 Casualty hits — 0 of 1 Hit lost; 1 Skill lost "
+        "Broken at Pinned down: took 1 Morale hit — 0 of 1 Hit lost; 1 Skill lost "
         "to suppression: 1 Morale; Skill lost to suppression costs 1 step: retreated in poor "
         "order; fell from Average to Inexperienced; now carries 1 Morale hit and 0 Casualty "
         "hits; has 2 (3 before) of the 3 experience points it needs to rise to Average; lost 1 "

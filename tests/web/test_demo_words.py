@@ -312,7 +312,7 @@ def test_lately_tells_each_unit_then_its_sentence_and_a_fight_without_its_workin
     page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
     since = page[page.index('<section class="since"') :]
     since = re.sub(r"<[^>]+>", "", since[: since.index("</section>")])
-    assert "Atlas (Red Company) — Battle of the Millrace: took 0 Morale, 1 Casualty hit: " in since
+    assert "Atlas (Red Company) — Battle of the Millrace: took 1 Casualty hit: " in since
     assert "1st Squad (Red Company) — Takes the squad to the ford: " in since
     assert not re.search(r"\): [A-Z]", since)
     assert "a d6 for the Hit lost" not in since and "rounded up" not in since

@@ -172,11 +172,47 @@ def test_a_roster_column_heading_wraps_between_words_never_inside_one():
 
 
 def test_a_fights_entry_says_hit_beside_one_casualty_hit():
-    assert took_text("Mill ford", 0, 1) == "Mill ford: took 0 Morale, 1 Casualty hit"
-    assert took_text("Mill ford", 1, 0) == "Mill ford: took 1 Morale, 0 Casualty hits"
+    assert took_text("Mill ford", 2, 1) == "Mill ford: took 2 Morale, 1 Casualty hit"
     assert took_text("Mill ford", 2, 3) == "Mill ford: took 2 Morale, 3 Casualty hits"
     # The fight's name is read back from the entry whatever the count.
     assert took_name(took_text("Mill ford", 0, 1) + " — 1 of 2 Hits lost") == "Mill ford"
+
+
+def test_a_fights_entry_says_only_the_kinds_of_hit_it_took(client, world):
+    """A fight that dealt hits of one kind says only those ("took 1 Casualty hit", never "took
+    0 Morale, 1 Casualty hit"); an entry saved in the old words reads on the pages as one
+    written now does, its fight still named by it."""
+    from campaign.models import HistoryEntry
+    from campaign.rules.history import told_why
+
+    assert took_text("Mill ford", 0, 1) == "Mill ford: took 1 Casualty hit"
+    assert took_text("Mill ford", 0, 3) == "Mill ford: took 3 Casualty hits"
+    assert took_text("Mill ford", 1, 0) == "Mill ford: took 1 Morale hit"
+    assert took_text("Mill ford", 2, 0) == "Mill ford: took 2 Morale hits"
+    for old, now in (
+        ("Mill ford: took 0 Morale, 1 Casualty hit", "Mill ford: took 1 Casualty hit"),
+        ("Mill ford: took 2 Morale, 0 Casualty hits — 1 of 2 Hits lost",
+         "Mill ford: took 2 Morale hits — 1 of 2 Hits lost"),
+        ("Mill ford: took 0 Morale, 2 Casualty hits; destroyed",
+         "Mill ford: took 2 Casualty hits; destroyed"),
+        ("Mill ford: took 1 Morale, 1 Casualty hit", "Mill ford: took 1 Morale, 1 Casualty hit"),
+    ):  # fmt: skip
+        assert told_why(old, {}, {}) == now
+        assert took_name(old) == "Mill ford"
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
+    HistoryEntry.objects.create(
+        unit=squad,
+        day=world.campaign.day,
+        kind=HistoryEntry.Kind.ENGAGEMENT,
+        text="Old ford: took 0 Morale, 1 Casualty hit",
+        before={},
+        after={},
+        details={"name": "Old ford"},
+    )
+    login(client, world, "gm")
+    unit = client.get(reverse("campaign:unit", args=[world.campaign.pk, squad.pk])).text
+    assert "Old ford: took 1 Casualty hit" in re.sub(r"\s+", " ", unit)
+    assert "0 Morale" not in unit
 
 
 def test_a_fights_entry_says_a_unit_it_did_nothing_to_came_through_unhurt():
@@ -184,7 +220,7 @@ def test_a_fights_entry_says_a_unit_it_did_nothing_to_came_through_unhurt():
     # Hits struck but none reached the unit (Armor, say): no "took 0 Morale, 0 Casualty hits".
     assert took_text("Mill ford", 0, 0) == "Mill ford: took no hits"
     # A count is never hidden behind "unhurt".
-    assert took_text("Mill ford", 1, 0, unhurt=True) == "Mill ford: took 1 Morale, 0 Casualty hits"
+    assert took_text("Mill ford", 1, 0, unhurt=True) == "Mill ford: took 1 Morale hit"
     # The fight's name is read back from either wording, and from an entry of the old wording.
     for text in (
         "Mill ford: came through unhurt",
@@ -234,7 +270,7 @@ def test_a_fight_saved_in_the_old_words_for_a_unit_it_did_nothing_to_reads_unhur
         "Mill ford: took 0 Morale, 0 Casualty hits — 1 of 2 Hits lost; Armor ignored 1 "
         "Casualty hit",
     ):
-        assert told_why(kept, {}, {}) == kept
+        assert told_why(kept, {}, {}) == kept.replace("0 Morale, 0 Casualty hits", "no hits")
     (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
     outcome_apply(campaign=world.campaign, outcomes={squad.pk: UnitOutcome(0, 0)},
                   reason="Old ford")  # fmt: skip
