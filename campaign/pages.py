@@ -2180,8 +2180,8 @@ def _time_lines(steps: Iterable[TimeStep], *, ahead: bool = False) -> list[str]:
     are several (`_headed`), then what else they did to the unit together, true as of the
     last told step. Steps after it that only heal Morale hits
     follow, with what the unit carries at the end, so the sentence ends where the table of
-    changes does: "...; now carries 3 Morale hits and 0 Casualty hits; then on each of day 4,
-    00:00 and day 5, 00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits". What
+    changes does: "...; now carries 3 Morale hits; then on each of day 4,
+    00:00 and day 5, 00:00, a day of R&R: now carries 1 Morale hit". What
     the steps did to its experience follows in a sentence of its own ("It has 0 experience
     points (3 before)."). The clock's review and its summary alike (`time_lines_ahead`,
     `time_lines_done`); ``ahead``: the review's, what is still to come in the present tense

@@ -318,11 +318,14 @@ carries after the entry is the unit's snapshot there (`snapshot_replay` up to it
 
 
 def carries_text(morale: int, casualty: int) -> str:
-    """What a unit carries, in words: "carries no hits now", "now carries 1 Morale hit and
-    2 Casualty hits"."""
+    """What a unit carries, in words, naming only the kinds it carries: "carries no hits now",
+    "now carries 1 Casualty hit", "now carries 1 Morale hit and 2 Casualty hits"."""
     if morale + casualty == 0:
         return "carries no hits now"
-    return f"now carries {plural(morale, 'Morale hit')} and {plural(casualty, 'Casualty hit')}"
+    held = [
+        plural(n, f"{kind} hit") for n, kind in ((morale, "Morale"), (casualty, "Casualty")) if n
+    ]
+    return f"now carries {' and '.join(held)}"
 
 
 def experience_has_text(points: int, quality: Any = None) -> str:

@@ -159,7 +159,7 @@ spared, so a fight's entry that says only this still says what the fight did to 
 
 def _fight_parts(entry: HistoryEntry, unit: dict[str, Any]) -> list[str]:
     """What one entry of a battle did to the unit, each in words that follow its name ("fell
-    from Average to Green", "now carries 1 Morale hit and 0 Casualty hits"). A fight's entry
+    from Average to Green", "now carries 1 Morale hit"). A fight's entry
     that changed nothing but its bookkeeping, or where the unit stands, says what the fight did
     as the unit's history does: "came through unhurt", or "took no hits" when Armor or
     Excellent equipment stopped them."""

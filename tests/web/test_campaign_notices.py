@@ -161,7 +161,7 @@ def test_a_battle_applied_tells_what_it_left_each_of_the_members_units_once(worl
     # Broken on the table, a point of Skill lost for good: under Combined Arms, a quality step.
     assert lines[applied + 1] == (
         "  Picket 1 (Red Company) retreated in poor order, fell from Average to Inexperienced, "
-        "now carries 1 Morale hit and 0 Casualty hits and lost 1 point of Skill to suppression "
+        "now carries 1 Morale hit and lost 1 point of Skill to suppression "
         "for good."
     )
     # Nothing but its bookkeeping changed (it was in the combat zone already): in its history's
@@ -223,7 +223,7 @@ def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
     assert (
         "Day 2: Squad 1 (Red Company) fell from Average to Inexperienced: 1 Casualty hit not "
         "saved within 24 hours died (taken out at Crossroads; 3 Morale, 2 Casualty; medics saved "
-        "0); now carries 2 Morale hits and 0 Casualty hits." in body
+        "0); now carries 2 Morale hits." in body
     )
     assert "window" not in body  # the campaign page's words for the medics' time
 

@@ -220,8 +220,8 @@ def test_the_apply_review_and_the_battle_page_tell_each_unit_as_its_history_does
     told = (
         "Broken at Pinned down: took 1 Morale hit — 0 of 1 Hit lost; 1 Skill lost "
         "to suppression: 1 Morale; Skill lost to suppression costs 1 step: retreated in poor "
-        "order; fell from Average to Inexperienced; now carries 1 Morale hit and 0 Casualty "
-        "hits; has 2 (3 before) of the 3 experience points it needs to rise to Average; lost 1 "
+        "order; fell from Average to Inexperienced; now carries 1 Morale hit; has 2 (3 "
+        "before) of the 3 experience points it needs to rise to Average; lost 1 "
         "point of Skill to suppression for good."
     )
     review = client.get(_url("battle-apply", world, battle.pk)).text

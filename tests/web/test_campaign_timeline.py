@@ -264,7 +264,7 @@ def test_a_table_battle_applied_again_keeps_its_earlier_step_as_its_own(client, 
     campaign_battle_apply(campaign_battle=CampaignBattle.objects.get(pk=battle.pk), actor=gm)
     fell = "Pickets 1 (Red Company) fell from Average to Inexperienced"
     rest = (
-        ": retreated in poor order; now carries 1 Morale hit and 0 Casualty hits; lost 1 point "
+        ": retreated in poor order; now carries 1 Morale hit; lost 1 point "
         "of Skill to suppression for good"
     )
     there = _url("battle", world, battle.pk)

@@ -249,8 +249,8 @@ def test_a_units_line_ends_where_the_table_of_changes_does(client, world):
     told = [line for line in review.context["lines"] if f"{world.unit.name} (" in line]
     assert told == [
         f"Day 3, 00:00: {world.unit.name} ({world.unit.force.name}): a day of R&R; rallies; now "
-        "carries 3 Morale hits and 0 Casualty hits; then on each of day 4, 00:00 and day 5, "
-        "00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits."
+        "carries 3 Morale hits; then on each of day 4, 00:00 and day 5, "
+        "00:00, a day of R&R: now carries 1 Morale hit."
     ]
     hidden = dict(review.context["hidden"])
     done = client.post(_url("advance", world), {"days": "4", "confirm": "yes", **hidden})
@@ -258,8 +258,8 @@ def test_a_units_line_ends_where_the_table_of_changes_does(client, world):
     told = [line for line in summary.context["lines"] if f"{world.unit.name} (" in line]
     assert told == [
         f"Day 3, 00:00: {world.unit.name} ({world.unit.force.name}): a day of R&R; rallied; now "
-        "carries 3 Morale hits and 0 Casualty hits; then on each of day 4, 00:00 and day 5, "
-        "00:00, a day of R&R: now carries 1 Morale hit and 0 Casualty hits."
+        "carries 3 Morale hits; then on each of day 4, 00:00 and day 5, "
+        "00:00, a day of R&R: now carries 1 Morale hit."
     ]
 
 
