@@ -505,11 +505,12 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         table_units=[
             (
                 unit_label(units[pk]) if pk in units else f"unit {pk}",
-                outcome,
                 # Of the Hits its card has, as an engine battle's report says them.
                 lost_of(outcome.hits_lost, units[pk].unit_type.card["hits"])
                 if pk in units
                 else str(outcome.hits_lost),
+                # Points of Skill, said so: a bare "1" beside "0 of 2" Hits reads as anything.
+                plural(outcome.skill_lost, "point"),
                 REMOVAL_LABELS[Removal(outcome.removed)],
             )
             for pk, outcome in table.items()

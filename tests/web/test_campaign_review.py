@@ -305,7 +305,8 @@ def test_under_one_year_war_the_review_heads_its_skill_column_for_good_not_the_b
     login(client, world, "gm")
     client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
     page = client.get(_url("battle", world, battle.pk)).text
-    assert '<td class="num" data-label="Skill lost">1</td>' in page  # the losses as entered
+    # The losses as entered, in points of Skill: not a bare number.
+    assert '<td class="num" data-label="Skill lost">1 point</td>' in page
     table = page[page.index('<table class="changes told">') :]
     assert "1 Skill lost to suppression: 1 Morale, no step lost (One Year War)" in table
     assert '<th scope="col">Skill lost for good</th>' in table

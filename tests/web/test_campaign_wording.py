@@ -162,6 +162,9 @@ def test_a_table_result_says_how_each_unit_left_in_words(client, world):
     for pk in cb.table_result["units"]:
         hits = Unit.objects.get(pk=pk).unit_type.card["hits"]
         assert f'<td class="num" data-label="Hits lost">0 of {hits}</td>' in losses
+    # Skill lost says what its number counts, not a bare "0".
+    assert '<td class="num" data-label="Skill lost">0 points</td>' in losses
+    assert '<td class="num" data-label="Skill lost">0</td>' not in losses
     # A fresh unit in each force: the units of the battle still under review are not offered.
     for force in (world.force, world.enemy):
         raise_units(force, world.unit.unit_type, 1, "Fresh")
