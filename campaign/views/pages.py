@@ -386,7 +386,7 @@ def force_context(
         # A player checking a squad sees the Order it is under, as on the unit's page.
         orders = units_order_words(viewer.campaign, [line.unit for line in lines])
         # A destroyed unit's line says where it fell, in place of hits it has none to heal.
-        gone = destroyed_where(line.unit for line in lines)
+        gone = destroyed_where((line.unit for line in lines), viewer.campaign.pk)
         # A unit in a battle not applied yet stands as it went in: its line says which.
         engaged = engaged_battles(campaign=viewer.campaign)
         lines = [
@@ -513,7 +513,7 @@ def unit_context(
     line = printed_line(viewer.campaign, unit, now)
     line = replace(
         line,
-        destroyed=destroyed_where([unit]).get(unit.pk, ""),
+        destroyed=destroyed_where([unit], viewer.campaign.pk).get(unit.pk, ""),
         battle=engaged_battles(campaign=viewer.campaign).get(unit.pk),
     )
     story = unit_story(unit=unit, before=before)

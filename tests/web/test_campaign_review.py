@@ -329,3 +329,16 @@ def test_the_table_result_form_says_what_skill_lost_does_under_the_campaigns_rul
         "Each point of Skill lost is a Morale hit; under One Year War the Skill itself comes back "
         "after the battle, and no quality step is lost."
     ) in page
+
+
+def test_a_battles_entry_finds_the_battles_page_to_link(client, world):
+    """Where a unit fell links the fight's name to its page (`pages.fight_pages`): a table
+    battle's entry finds its battle's campaign page."""
+    from campaign.pages import fight_pages
+
+    battle, ours, _ = _doomed_battle(world)
+    login(client, world, "gm")
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    entry = HistoryEntry.objects.get(unit=ours, kind="battle")
+    assert fight_pages([entry], world.campaign.pk) == {entry.pk: _url("battle", world, battle.pk)}
+    assert fight_pages([], world.campaign.pk) == {}

@@ -117,6 +117,32 @@ def test_find_a_unit_says_where_a_destroyed_unit_fell_not_its_hits(client, demo,
     assert "0 Morale, 5 Casualty hits" in line and "at " not in line
 
 
+@pytest.mark.parametrize("username", ["alice", "gm"])
+def test_where_a_destroyed_unit_fell_links_the_fight_to_its_page(client, demo, username):
+    """ "Destroyed at Patrol clash at the ford, day 2" named the engagement in plain words on
+    the unit's page, its roster line and the search, while its history linked it: the name is
+    the link to the engagement's page on each, the words around it unchanged."""
+    from campaign.models import Engagement
+
+    campaign, squad = demo
+    fight = Engagement.objects.get(campaign=campaign, name="Patrol clash at the ford")
+    link = (
+        f'at <a href="{reverse("campaign:engagement", args=[campaign.pk, fight.pk])}">'
+        "Patrol clash at the ford</a>, day 2"
+    )
+    client.force_login(get_user_model().objects.get(username=username))
+    for path in (
+        reverse("campaign:unit", args=[campaign.pk, squad.pk]),
+        reverse("campaign:force", args=[campaign.pk, squad.force_id]),
+        reverse("campaign:units", args=[campaign.pk]) + "?q=squad",
+    ):
+        assert link in client.get(path).text, path
+    # Said in words, the same as before; a fight whose page is not known stays words.
+    said = destroyed_where([squad], campaign.pk)[squad.pk]
+    assert said == FELL and said.url and said.name == "Patrol clash at the ford"
+    assert not getattr(destroyed_where([squad])[squad.pk], "url", "")
+
+
 def test_the_medics_and_the_needs_doing_never_count_a_destroyed_units_hits(demo):
     from campaign.pages import roster_line
 
