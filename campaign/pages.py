@@ -215,7 +215,8 @@ class RosterLine:
         00:00 for 1 and until day 2, 20:00 for 1")."""
         until = awaiting_until(self.unit.state) if self.needs_medics else []
         if len(until) == 1:
-            return medics_deadline(until[0][0], self.now)
+            closes, hits = until[0]
+            return medics_deadline(closes, self.now, hits)
         pieces = [
             f"{'this hour only' if closes <= self.now else until_when(closes, self.now)} "
             f"for {hits:,}"
@@ -413,13 +414,14 @@ def hours_hence(at: int, now: int) -> str:
     return f"{plural(at - now, 'hour')} from now"
 
 
-def medics_deadline(closes: int, now: int) -> str:
-    """How long the medics have, at clock hour ``now``, for Casualty hits whose window closes
-    at ``closes`` (`medical_window_closes`): the window is open through that hour, so at it
-    the medics still may, for that hour only."""
+def medics_deadline(closes: int, now: int, hits: int) -> str:
+    """How long the medics have, at clock hour ``now``, for ``hits`` Casualty hits whose window
+    closes at ``closes`` (`medical_window_closes`): the window is open through that hour, so
+    at it the medics still may, for that hour only ("unsaved, it dies" of one hit)."""
     if closes > now:
         return f"the medics have {until_when(closes, now)}"
-    return "the medics' last hour: unsaved, they die when the clock moves on"
+    dies = "it dies" if hits == 1 else "they die"
+    return f"the medics' last hour: unsaved, {dies} when the clock moves on"
 
 
 def until_when(closes: int, now: int) -> str:

@@ -559,14 +559,18 @@ def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, wor
     _set(world, world.unit, status="ready", morale_hits=0, casualty_hits=1, last_battle_day=1)
     unit = _set(world, world.unit, window_from=None)
     assert medical_window_closes(unit.state) == clock_hour(2, 0)
-    assert medics_deadline(clock_hour(2, 0), clock_hour(1, 5)) == (
+    assert medics_deadline(clock_hour(2, 0), clock_hour(1, 5), 1) == (
         "the medics have until day 2, 00:00 (19 hours from now)"
+    )
+    # At the last hour, the verb agrees with the hits: "it dies" of one, "they die" of more.
+    assert medics_deadline(clock_hour(2, 0), clock_hour(2, 0), 2).endswith(
+        "unsaved, they die when the clock moves on"
     )
     world.campaign.day, world.campaign.hour = 2, 0
     world.campaign.save()
     login(client, world, "player")
     roster = client.get(_url("force", world, world.force.pk)).text
-    assert "the medics&#x27; last hour: unsaved, they die when the clock moves on" in roster
+    assert "the medics&#x27; last hour: unsaved, it dies when the clock moves on" in roster
     assert "until day 2, 00:00" not in roster
     page = client.get(_url("unit", world, unit.pk)).text
     assert "— the medics&#x27; last hour" in page
@@ -607,10 +611,10 @@ def test_a_units_page_says_the_medics_time_once_in_the_dashboards_words(client, 
     world.campaign.day, world.campaign.hour = 2, 0
     world.campaign.save()
     page = client.get(_url("unit", world, unit.pk)).text
-    assert "<dd>1 — the medics&#x27; last hour: unsaved, they die when the clock moves on" in page
+    assert "<dd>1 — the medics&#x27; last hour: unsaved, it dies when the clock moves on" in page
     assert "awaiting the medics:" not in page and "window" not in page
     roster = client.get(_url("force", world, world.force.pk)).text
-    assert "the medics&#x27; last hour: unsaved, they die when the clock moves on" in roster
+    assert "the medics&#x27; last hour: unsaved, it dies when the clock moves on" in roster
 
 
 def test_the_medics_sent_twice_save_what_was_chosen_once(client, world, wounded):
