@@ -77,6 +77,7 @@ from campaign.rules.history import (
     possessive,
     revert_text,
     story_text,
+    taken_text,
     told_why,
     undone_name,
     undone_parts,
@@ -753,6 +754,9 @@ def unit_search(
         unit.force = by_pk[unit.force_id]
         unit.battle = held.get(pk)
         unit.destroyed = gone.get(pk, "")
+        # The hits it carries, only the kinds it carries ("5 Casualty hits"), as its history.
+        hits = unit.morale_hits, unit.casualty_hits
+        unit.hits_said = taken_text(*hits) if any(hits) else ""
         found.append(unit)
     unsearched = [f.name for f in every if f.pk not in force_ids]
     return UnitSearch(forces, unsearched, search, chosen, status, found, number, pages, count)
