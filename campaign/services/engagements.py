@@ -35,9 +35,9 @@ from campaign.rules.engagement import (
     terrain_error,
 )
 from campaign.rules.experience import earned_text, experience_earn
-from campaign.rules.history import took_text
+from campaign.rules.history import sentence, took_text
 from campaign.rules.orders import OrderKind
-from campaign.rules.state import CampaignUnitState, Status
+from campaign.rules.state import CampaignUnitState, Status, snapshot_diff
 from campaign.selectors import campaign_now
 from campaign.selectors import engaged_units as units_in_battle
 from campaign.services._record import (
@@ -361,11 +361,34 @@ def _review_problems(reviewed: Any, fought: _Fought, taken: list[_Taken]) -> lis
 class EngagementPreview:
     """An engagement as Apply would write it, written nowhere: ``engagement`` is an unsaved
     row (its page's log reads it), ``rows`` each unit's (unit, now, after), ``reviewed`` what
-    the Apply confirming it sends back (`engagement_run`)."""
+    the Apply confirming it sends back (`engagement_run`), ``entries`` the history entries
+    Apply will write, unsaved and in order, so the review tells each unit in their words."""
 
     engagement: Engagement
     rows: list[tuple[Unit, CampaignUnitState, CampaignUnitState]]
     reviewed: str
+    entries: list[HistoryEntry]
+
+
+def _entries_ahead(fought: _Fought, taken: list[_Taken]) -> list[HistoryEntry]:
+    """The history entries `engagement_run` writes for ``taken``, unsaved: each unit's fight,
+    then the experience it earned, in the sentences `unit_change` gives them."""
+    entries = []
+    for t in taken:
+        steps = [(Kind.ENGAGEMENT, t.unit.state, t.hit, t.why, t.details)]
+        if t.earned.points:
+            details = {"points": t.earned.points, "name": fought.title}
+            earned = earned_text(fought.title, t.earned)
+            steps.append((Kind.EXPERIENCE, t.hit, t.after, earned, details))
+        for kind, was, now, why, details in steps:
+            before, after = snapshot_diff(was.to_json(), now.to_json())
+            text = sentence(why, before, after)
+            entries.append(
+                HistoryEntry(
+                    unit=t.unit, kind=kind, text=text, before=before, after=after, details=details
+                )
+            )
+    return entries
 
 
 def engagement_preview(
@@ -398,6 +421,7 @@ def engagement_preview(
         engagement=Engagement(**_engagement_row(fought)),
         rows=[(t.unit, t.unit.state, t.after) for t in taken],
         reviewed=_reviewed(fought, taken),
+        entries=_entries_ahead(fought, taken),
     )
 
 

@@ -470,7 +470,7 @@ def engagement_review(
             "these changes into each unit's history.",
             note=f"These are the engagement's own dice (seed {record.seed}): applying writes "
             "exactly what is shown here.",
-            changes=changes(preview.rows),
+            changes=changes(preview.rows, preview.entries),
             log=engagement_log(record, sides, set(), set()),
             confirm_url=confirm_url,
             confirm_label="Apply",
