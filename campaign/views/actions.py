@@ -471,6 +471,7 @@ def engagement_review(
             note=f"These are the engagement's own dice (seed {record.seed}): applying writes "
             "exactly what is shown here.",
             changes=changes(preview.rows, preview.entries),
+            fight="engagement",  # what the changes' sentences tell (`_changes.html`)
             log=engagement_log(record, sides, set(), set()),
             confirm_url=confirm_url,
             confirm_label="Apply",

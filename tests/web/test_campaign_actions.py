@@ -980,14 +980,18 @@ def test_apply_writes_the_quick_resolve_its_review_showed(client, world):
 def test_an_engagements_review_tells_each_unit_in_the_words_its_history_then_uses(client, world):
     """The review before Apply read "Hits: 0 Morale, 0 Casualty → 1 Morale, 0 Casualty",
     "Experience: 2 → 0": field diffs, where a battle's review tells each unit in sentences. It
-    tells each unit as the engagement's own page does once applied, in the same words."""
+    tells each unit as the engagement's own page does once applied, in the same words, under
+    "What the engagement did", not "What the battle did"."""
     review, fields = _quick_review(client, world)
     told = {change.unit.pk: change.lines for change in review.context["changes"]}
     assert len(told) == 2 and all(told.values()), told
     assert '<table class="changes told">' in review.text
+    assert ">What the engagement did</th>" in review.text
+    assert "What the battle did" not in review.text
     applied = client.post(_url("quick-resolve", world), fields)
     page = client.get(applied["Location"])
     assert {change.unit.pk: change.lines for change in page.context["changes"]} == told
+    assert ">What the engagement did</th>" in page.text
 
 
 def test_apply_is_refused_when_a_unit_changed_since_the_review(client, world):
