@@ -3003,6 +3003,10 @@ def _step_why(entry: HistoryEntry, battle: str | None) -> str:
     entry's own reason (" (trained by Sgt. Kane)", " (GM correction: shelled at the ford)")."""
     if entry.kind in (HistoryEntry.Kind.ENGAGEMENT, HistoryEntry.Kind.QUICK_RESOLVE):
         battle = fight_named(entry.kind, entry.details, entry.text)  # as its entry names it
+    elif entry.kind == HistoryEntry.Kind.EXPERIENCE and not battle:
+        # A step earned in an engagement, named as its entry keeps the fight's name (one that
+        # kept none is told by its reason, below).
+        battle = entry.details.get("name") if isinstance(entry.details.get("name"), str) else None
     at = f" at {battle}" if battle else ""
     if entry.kind == HistoryEntry.Kind.CASUALTIES:
         return f"{at}, when the medics' 24 hours were over"

@@ -212,6 +212,24 @@ def test_a_step_lost_in_a_battle_tells_what_else_it_did_and_a_leaders_death(clie
     assert line in client.get(_url("timeline", world)).text
 
 
+def test_a_step_earned_in_an_engagement_is_said_at_it_as_a_battles_is(client, world):
+    """A step up earned in an engagement read "rose from Average to Experienced (Raid: earned 2
+    experience points, enough for a step up): …" where a battle's reads "… at Battle of the
+    Millrace: …": the engagement is named the same way, by the name its entry keeps."""
+    from campaign.models import HistoryEntry
+
+    HistoryEntry.objects.create(
+        unit=world.unit, day=world.campaign.day, kind=HistoryEntry.Kind.EXPERIENCE,
+        text="Raid: earned 2 experience points, enough for a step up",
+        before={"quality": "average", "experience": 2},
+        after={"quality": "experienced", "experience": 0},
+        details={"points": 2, "name": "Raid"},
+    )  # fmt: skip
+    page = login(client, world, "player").get(_url("timeline", world)).text
+    assert "Squad 1 (Red Company) rose from Average to Experienced at Raid: " in page
+    assert "(Raid: earned" not in page
+
+
 def test_a_leaders_death_in_a_battle_is_a_line_of_the_timeline(client, world):
     """A leader killed in a battle that took no step off the unit still makes the story, on
     the timeline and in "since your last visit", where the battle's other hits do not."""
