@@ -92,6 +92,17 @@ def hits_text(morale: int, casualty: int) -> str:
     return f"{morale} Morale, {casualty} Casualty"
 
 
+def dealt_text(morale: int, casualty: int) -> str:
+    """The hits a fight or a correction dealt, as the medics' story of a closing 24 hours tells
+    them, naming only the kinds dealt: "4 Morale, 3 Casualty", "5 Casualty", "1 Morale"; "no
+    hits"."""
+    if morale and casualty:
+        return hits_text(morale, casualty)
+    if morale or casualty:
+        return f"{morale} Morale" if morale else f"{casualty} Casualty"
+    return "no hits"
+
+
 def hits_held_text(morale: int, casualty: int) -> str:
     """What a unit carries, in a table's Hits column: "1 Morale, 0 Casualty"; "none" for a unit
     carrying nothing, as its page says "carries no hits now" (`carries_text`)."""

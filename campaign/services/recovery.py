@@ -10,7 +10,7 @@ from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
 from campaign.pages import crews_idle_text
-from campaign.rules.history import UNHURT, fight_named, hits_text, plural, told_why, took_text
+from campaign.rules.history import UNHURT, dealt_text, fight_named, plural, told_why, took_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -325,9 +325,9 @@ def _added(entry: HistoryEntry, field: str) -> int:
 
 def _correction_story(entry: HistoryEntry) -> str:
     """A GM's correction that added Casualty hits to a closing window, by its reason, with the
-    hits it added: "GM correction: shelled at the ford; 0 Morale, 2 Casualty"."""
+    hits it added: "GM correction: shelled at the ford; 2 Casualty" (`history.dealt_text`)."""
     why = told_why(entry.text, entry.before, entry.after).split(AWAIT_UNTIL)[0]
-    return f"{why}; {hits_text(_added(entry, 'morale_hits'), _added(entry, 'casualty_hits'))}"
+    return f"{why}; {dealt_text(_added(entry, 'morale_hits'), _added(entry, 'casualty_hits'))}"
 
 
 def _fight_story(entry: HistoryEntry) -> str:
@@ -354,7 +354,7 @@ def _fight_story(entry: HistoryEntry) -> str:
             return why
     elif unhurt:
         return took_text(name, 0, 0, unhurt=True)
-    hits = hits_text(damage.get("morale_hits", 0), damage.get("casualty_hits", 0))
+    hits = dealt_text(damage.get("morale_hits", 0), damage.get("casualty_hits", 0))
     return f"{battle_fate_text(name, removed)}; {hits}"
 
 
