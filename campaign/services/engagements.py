@@ -370,17 +370,25 @@ class EngagementPreview:
     entries: list[HistoryEntry]
 
 
+def _steps(
+    fought: _Fought, t: _Taken
+) -> list[tuple[str, CampaignUnitState, CampaignUnitState, str, dict[str, Any]]]:
+    """What `engagement_run` records of one unit, in order: its fight, then the experience it
+    earned, each as (kind, state before, state after, sentence, details)."""
+    steps = [(Kind.ENGAGEMENT, t.unit.state, t.hit, t.why, t.details)]
+    if t.earned.points:
+        earned = earned_text(fought.title, t.earned)
+        details = {"points": t.earned.points, "name": fought.title}
+        steps.append((Kind.EXPERIENCE, t.hit, t.after, earned, details))
+    return steps
+
+
 def _entries_ahead(fought: _Fought, taken: list[_Taken]) -> list[HistoryEntry]:
-    """The history entries `engagement_run` writes for ``taken``, unsaved: each unit's fight,
-    then the experience it earned, in the sentences `unit_change` gives them."""
+    """The history entries `engagement_run` writes for ``taken`` (`_steps`), unsaved, in the
+    sentences `unit_change` gives them."""
     entries = []
     for t in taken:
-        steps = [(Kind.ENGAGEMENT, t.unit.state, t.hit, t.why, t.details)]
-        if t.earned.points:
-            details = {"points": t.earned.points, "name": fought.title}
-            earned = earned_text(fought.title, t.earned)
-            steps.append((Kind.EXPERIENCE, t.hit, t.after, earned, details))
-        for kind, was, now, why, details in steps:
+        for kind, was, now, why, details in _steps(fought, t):
             before, after = snapshot_diff(was.to_json(), now.to_json())
             text = sentence(why, before, after)
             entries.append(
@@ -469,21 +477,14 @@ def engagement_run(
     )
     entries: list[int] = []
     for t in taken:
-        entry = unit_change(
-            unit=t.unit, state=t.hit, kind=Kind.ENGAGEMENT, why=t.why, day=campaign.day,
-            details={"engagement": record.pk, **t.details}, actor=actor, always=True,
-        )  # fmt: skip
-        entries.append(entry.pk)
-        if t.earned.points:
+        # Always recorded: a unit that came through untouched, or earned points short of a
+        # step, is still told.
+        for kind, _was, now, why, details in _steps(fought, t):
             entry = unit_change(
-                unit=t.unit, state=t.after, kind=Kind.EXPERIENCE,
-                why=earned_text(fought.title, t.earned), day=campaign.day,
-                details={"points": t.earned.points, "engagement": record.pk,
-                         "name": fought.title}, actor=actor,
-                always=True,  # points held short of a step it stood at are still told
+                unit=t.unit, state=now, kind=kind, why=why, day=campaign.day,
+                details={"engagement": record.pk, **details}, actor=actor, always=True,
             )  # fmt: skip
-            if entry is not None:
-                entries.append(entry.pk)
+            entries.append(entry.pk)
     record.applied_entries = entries
     record.save(update_fields=["applied_entries"])
     notices_after_commit(campaign)
