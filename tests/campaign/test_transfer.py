@@ -737,6 +737,27 @@ def test_a_d20_import_with_one_bad_field_writes_nothing_and_names_it(
     assert (*counts(), Character.objects.count(), Order.objects.count()) == before
 
 
+def test_a_dead_character_and_the_hour_of_a_heal_survive_export_and_import(at_the_table):
+    from campaign.models import Character, CharacterEntry
+    from campaign.services.characters import character_heal
+
+    holt = Character.objects.get(campaign=at_the_table, name="Capt. Holt")
+    character_heal(character=holt, hit_points=1, reason="is patched up")  # at 05:00
+    Character.objects.filter(campaign=at_the_table, name="Lt. Vey").update(
+        alive=False, hit_points=-10
+    )
+    exported = json.loads(export_text(campaign_export(campaign=at_the_table)))
+    holt_data, vey_data = exported["characters"]
+    assert (vey_data["alive"], vey_data["hit_points"]) == (False, -10)
+    assert [entry["hour"] for entry in holt_data["entries"]] == [0, 5]
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    vey = imported.characters.get(name="Lt. Vey")
+    assert (vey.alive, vey.hit_points) == (False, -10)
+    hours = CharacterEntry.objects.filter(character__campaign=imported).order_by("pk")
+    assert list(hours.values_list("hour", flat=True)) == [0, 5]
+
+
 def test_an_export_from_before_orders_were_called_off_imports_with_none_called_off(at_the_table):
     from campaign.models import Order
 
