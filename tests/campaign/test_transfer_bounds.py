@@ -23,7 +23,7 @@ from campaign.rules.values import (
     MAX_MEMBERS_PER_CAMPAIGN,
 )
 from campaign.services import campaign_create, campaign_import, force_import
-from campaign.transfer import IMPORT_MOST, campaign_export, force_export
+from campaign.transfer import IMPORT_MOST, campaign_export, force_export, import_counts
 from tests.campaign import test_transfer, test_transfer_battles
 from tests.campaign.test_transfer import counts
 
@@ -54,6 +54,17 @@ def test_an_export_past_the_import_counts_is_refused_in_a_sentence_writing_nothi
         and said[0].endswith(" history entries; an import takes at most 3.")
     )
     assert counts() == before
+
+
+def test_an_export_holding_exactly_the_import_counts_is_imported(played, monkeypatch):
+    data = campaign_export(campaign=played)
+    held = import_counts(data)
+    for what, count in held.items():
+        monkeypatch.setitem(IMPORT_MOST, what, count)
+    data["campaign"]["name"] = "Op. Test, at the counts"
+    imported = campaign_import(data=data)
+    assert imported.name == "Op. Test, at the counts"
+    assert import_counts(campaign_export(campaign=imported)) == held
 
 
 def test_a_force_past_the_units_a_force_holds_is_refused_by_its_path(played):

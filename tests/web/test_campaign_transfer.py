@@ -34,7 +34,7 @@ from campaign.services import (
 )
 from campaign.services.characters import character_create
 from campaign.services.maps import saved_map_create
-from campaign.transfer import force_export
+from campaign.transfer import csv_cell, force_export
 from tests.campaign.invited import accept_every_invitation
 from tests.web.campaign_world import CROSSROADS, login
 from tests.workers import ROOT, project_env
@@ -406,6 +406,13 @@ def test_an_import_of_a_campaign_you_have_gets_a_name_of_its_own(client, world):
         line.campaign.name for line in client.get(reverse("campaign:list")).context["campaigns"]
     ]
     assert sorted(names) == ["Op. Pages", f"Op. Pages (imported {today})"]
+
+
+@pytest.mark.parametrize("first", ["=", "+", "-", "@", "\t", "\r"])
+def test_a_csv_cell_starting_like_a_formula_is_quoted_as_text(first):
+    assert csv_cell(f"{first}1+1") == f"'{first}1+1"
+    assert csv_cell(f"Hill {first}1") == f"Hill {first}1"
+    assert csv_cell(7) == 7
 
 
 def test_a_roster_comes_as_csv_to_whoever_sees_it_in_full(client, world):
