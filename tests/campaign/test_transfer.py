@@ -173,6 +173,22 @@ def test_an_import_with_one_bad_field_writes_nothing_and_names_it(played, path, 
     assert counts() == before
 
 
+def test_an_entry_reverting_itself_or_dated_day_0_is_refused_in_words_writing_nothing(played):
+    data = copy.deepcopy(campaign_export(campaign=played))
+    history = data["forces"][0]["units"][0]["history"]
+    reverting = next(k for k, entry in enumerate(history) if entry["reverts"] is not None)
+    history[reverting]["reverts"] = reverting
+    history[1]["day"] = 0
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    said = refused.value.message_dict
+    at = "forces[0].units[0].history"
+    assert said[f"{at}[{reverting}].reverts"] == ["must be the index of an earlier entry"]
+    assert said[f"{at}[1].day"] == ["must be a campaign day, 1..2"]
+    assert counts() == before
+
+
 def test_an_import_refuses_a_history_that_does_not_explain_the_unit(played):
     data = campaign_export(campaign=played)
     data["forces"][1]["units"][0]["morale_hits"] = 0
