@@ -189,6 +189,28 @@ def test_an_entry_reverting_itself_or_dated_day_0_is_refused_in_words_writing_no
     assert counts() == before
 
 
+def test_a_medical_window_from_the_next_days_first_hour_is_refused_writing_nothing(
+    campaign, make_unit
+):
+    unit = make_unit("Atlas", "Mech", specialties=("mechanized",))
+    outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0)}, reason="A", seed=1)
+    data = json.loads(json.dumps(campaign_export(campaign=campaign)))
+    (atlas,) = [u for f in data["forces"] for u in f["units"]]
+    assert atlas["window_from"] is not None and atlas["window_fights"]
+    atlas["window_from"] = clock_hour(2, 0)  # the campaign stands on day 1
+    atlas["window_fights"][0]["at"] = clock_hour(2, 0)
+    data["campaign"]["name"] = "Op. Test, from the future"
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    at = "forces[0].units[0]"
+    assert refused.value.message_dict == {
+        f"{at}.window_from": ["after the campaign's day 1"],
+        f"{at}.window_fights[0].at": ["after the campaign's day 1"],
+    }
+    assert counts() == before
+
+
 def test_an_import_refuses_a_history_that_does_not_explain_the_unit(played):
     data = campaign_export(campaign=played)
     data["forces"][1]["units"][0]["morale_hits"] = 0
