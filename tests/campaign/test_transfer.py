@@ -234,7 +234,7 @@ def test_an_import_reports_every_bad_field_at_once(played):
     }
 
 
-@pytest.mark.parametrize("day", [0, -3, "2", 2.5])
+@pytest.mark.parametrize("day", [0, -3, "2", 2.5, True])
 def test_a_bad_campaign_day_is_the_one_problem_named(played, day):
     # Everything dated in the file is read against no day at all rather than day 1: the
     # campaign's own day is what is wrong, not every later entry, unit, story and Order.
