@@ -368,6 +368,25 @@ def test_a_force_import_refuses_casualty_hits_never_due(played):
     assert (imported.status, imported.casualty_hits) == ("retreated", 3)
 
 
+def test_a_force_awaiting_the_medics_is_refused_by_a_campaign_on_an_earlier_day(
+    campaign, force, make_unit, cast
+):
+    unit = make_unit("Atlas", "Mech", specialties=("mechanized",))
+    calendar_advance(campaign=campaign, days=2)
+    outcome_apply(campaign=campaign, outcomes={unit.pk: UnitOutcome(1, 0)}, reason="A", seed=1)
+    unit.refresh_from_db()
+    assert (unit.casualty_hits, unit.last_battle_day) == (1, 3)
+    data = force_export(force=force)
+    other = campaign_create(name="Sequel", gm=cast.gm, ruleset="combined_arms")
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        force_import(campaign=other, data=data, owner=cast.gm)
+    said = refused.value.message_dict
+    assert said["force.units[0].last_battle_day"] == ["after the campaign's day 1"]
+    assert said["force.units[0].window_from"] == ["after the campaign's day 1"]
+    assert counts() == before
+
+
 def test_a_force_moves_into_another_campaign(played, cast):
     exported = force_export(force=played.forces.get(name="Red Company"))
     other = campaign_create(name="Sequel", gm=cast.gm, ruleset="combined_arms")
