@@ -86,6 +86,18 @@ def test_a_campaign_survives_export_and_import_exactly(played):
     assert reverted.reverts.kind == "experience"
 
 
+def test_a_units_history_keeps_its_order_on_import_whatever_its_times_say(played):
+    exported = json.loads(json.dumps(campaign_export(campaign=played)))
+    history = exported["forces"][0]["units"][0]["history"]
+    assert len(history) >= 3
+    history[-1]["created_at"] = history[0]["created_at"]  # written before the entry it follows
+    exported["campaign"]["name"] = "Op. Test, restored"
+    imported = campaign_import(data=exported)
+    accept_every_invitation(imported)
+    again = campaign_export(campaign=imported)
+    assert again["forces"][0]["units"][0]["history"] == history
+
+
 def test_a_unit_moved_to_another_force_survives_export_and_import(played, force, enemy):
     atlas = Unit.objects.get(force__campaign=played, name="Atlas")
     unit_move(unit=atlas, force=enemy, reason="detached to the ford")

@@ -385,6 +385,7 @@ def test_an_import_whose_battles_cost_too_much_to_fight_again_is_refused_in_a_se
         "the site can import it with manage.py campaign_import."
     ]
     assert counts() == before
+    assert campaign_import(data=data, refight_most=12).battles.count() == 3  # just within
     assert campaign_import(data=data, refight_most=None).battles.count() == 3
 
 
