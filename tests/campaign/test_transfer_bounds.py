@@ -170,6 +170,17 @@ def test_a_log_longer_than_the_engine_writes_is_refused_before_its_events_are_re
     assert read == []
 
 
+def test_a_log_as_long_as_a_battles_log_may_be_is_imported(fought, monkeypatch):
+    import campaign.transfer_battles as transfer_battles
+
+    data = campaign_export(campaign=fought)
+    logs = [battle["engine"]["log"] for battle in data["battles"] if battle["engine"]]
+    longest = max(len(json.loads(log)["events"]) for log in logs if log)
+    monkeypatch.setattr(transfer_battles, "LOG_EVENTS_MOST", longest)
+    data["campaign"]["name"] = "Op. Test, restored"
+    assert campaign_import(data=data).battles.count() == len(data["battles"])
+
+
 def test_a_long_history_is_written_in_a_few_statements(played):
     data = copy.deepcopy(campaign_export(campaign=played))
     history = data["forces"][0]["units"][0]["history"]
