@@ -223,6 +223,19 @@ def test_a_medical_window_from_the_next_days_first_hour_is_refused_writing_nothi
     assert counts() == before
 
 
+def test_an_import_listing_its_gm_as_a_member_too_is_refused_writing_nothing(played):
+    data = copy.deepcopy(campaign_export(campaign=played))
+    members = data["campaign"]["members"]
+    members.append({"user": "gm", "role": "player"})
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert refused.value.message_dict == {
+        f"campaign.members[{len(members) - 1}].user": ["the GM is not also a member"]
+    }
+    assert counts() == before
+
+
 def test_an_import_refuses_a_history_that_does_not_explain_the_unit(played):
     data = campaign_export(campaign=played)
     data["forces"][1]["units"][0]["morale_hits"] = 0

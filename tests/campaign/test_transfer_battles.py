@@ -276,6 +276,8 @@ TAMPERED = [
     (lambda d: d["battles"][1].update(entries=d["battles"][0]["entries"][:1]),
      "battles[1].entries[0]", "another battle names this entry"),
     (_set("battles", 1, "state", "applied"), "battles[1].state", "its battle failed"),
+    (_set("battles", 0, "state", "failed"), "battles[0].state",
+     "its battle was fought to the end: it did not fail"),
     (lambda d: next(iter(d["battles"][2]["table_result"]["units"].values())).update(
         hits_lost=-1), "battles[2].table_result.units.{mill}",
      "hits_lost must be a whole number"),
