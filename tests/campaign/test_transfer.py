@@ -236,6 +236,16 @@ def test_an_import_listing_its_gm_as_a_member_too_is_refused_writing_nothing(pla
     assert counts() == before
 
 
+def test_an_export_of_another_version_is_refused_writing_nothing(played):
+    data = copy.deepcopy(campaign_export(campaign=played))
+    data["version"] = 2
+    before = counts()
+    with pytest.raises(ValidationError) as refused:
+        campaign_import(data=data)
+    assert refused.value.message_dict == {"version": ["this site reads version 1, got 2"]}
+    assert counts() == before
+
+
 def test_an_import_refuses_a_history_that_does_not_explain_the_unit(played):
     data = campaign_export(campaign=played)
     data["forces"][1]["units"][0]["morale_hits"] = 0
