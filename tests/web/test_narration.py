@@ -623,3 +623,112 @@ def test_a_collapse_does_not_name_an_occupant_the_readers_side_could_not_see():
     for hidden in (red, ()):
         whole = [x.text for t in log_turns(events, scenario, hidden) for x in _all_entries(t)]
         assert f"{farm} collapses into rubble on Trooper 2." in whole
+
+
+def test_a_collapse_on_nobody_and_a_sensors_reveal_are_told_in_words():
+    """A building falling empty names no one; a sensor's reveal says it was a sensor, whether
+    the unit was hidden or already in sight; a unit's own name opens its sentence capitalised;
+    a header without its seed says so."""
+    from battles.fog import seed_withheld
+
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    assert describe(ev.Collapse("farm", ()), names) == "Farm collapses into rubble."
+    sensed = ev.Reveal("r1", "sensor", 3)
+    assert describe(sensed, names) == (
+        "Trooper 2 is picked up by a sensor: the enemy sees it through its next activation."
+    )
+    assert describe(sensed, names, in_sight=True) == (
+        "A sensor keeps Trooper 2 in the enemy's sight through its next activation."
+    )
+    own = scenario_names(parse_scenario(crafted_scenario()), {"r1": "old faithful"})
+    spotted = ev.Reveal("r1", "spotted", None)
+    assert describe(spotted, own, in_sight=True) == "Old faithful is still in the enemy's sight."
+    start = ev.BattleStart("1.0.0", "combined_arms", "Test", "0" * 64, 5)
+    assert describe(start, names) == "Test begins (Combined Arms rules, seed 5)."
+    withheld = seed_withheld([start])[0]
+    assert describe(withheld, names) == "Test begins (Combined Arms rules, its seed not shown)."
+
+
+def test_an_unfinished_log_gives_no_points_at_the_end():
+    """The points an objective gives at the end come only in a log that has ended: the last
+    turn's scores of a battle still being fought are its turn's."""
+    from battles.narration import end_scores
+
+    scenario = load_scenario(SCENARIOS / "big-battle.json")
+    events = run_battle(scenario, 1).events
+    names = scenario_names(scenario)
+    assert len(end_scores(events, names)) == 1
+    assert end_scores(events[:-1], names) == frozenset()
+
+
+def test_an_activation_is_idle_whatever_other_units_did_in_it_and_at_the_logs_end():
+    """A unit that acts while only another unit moves or strikes (a rammed unit striking back)
+    stays where it is and does not fire; so does the last unit to act in a log cut short."""
+    from battles.narration import idle_activations
+
+    events = [
+        ev.TurnStart(1),
+        ev.Activation("b1", "blue", 1),  # 1: only r1 strikes and moves in it
+        ev.Attack("r1", "b1", "", "ram_back", 2, 0.0, "miss"),
+        ev.Move("r1", ((10.0, 16.0), (10.0, 14.5)), 1.5, 270.0, False),
+        ev.Activation("r1", "red", 1),  # 4: moves
+        ev.Move("r1", ((10.0, 14.5), (10.0, 13.0)), 1.5, 270.0, False),
+        ev.TurnStart(2),
+        ev.Activation("b1", "blue", 2),  # 7: the log ends in it
+    ]
+    assert idle_activations(events) == {1, 7}
+
+
+def test_each_turns_closing_line_names_only_the_units_that_left_in_it():
+    """The score stands from turn to turn; a unit taken out is named in its own turn's line
+    only."""
+    scenario = parse_scenario(crafted_scenario())
+    blue, red = (s.name for s in scenario.sides)
+    events = [
+        ev.TurnStart(1),
+        ev.Activation("r1", "red", 1),
+        ev.Remove("b1", ev.Removal.DESTROYED),
+        ev.Score("red", 2, "removed:b1", 2),
+        ev.TurnStart(2),
+        ev.Activation("r1", "red", 2),
+        ev.End(ev.EndReason.SIDE_ELIMINATED, 2, "red"),
+    ]
+    assert [t.summary for t in log_turns(events, scenario) if t.number] == [
+        f"After turn 1: {blue} 0, {red} 2. Left the battle: Trooper 1 (destroyed).",
+        f"After turn 2: {blue} 0, {red} 2.",
+    ]
+
+
+def test_a_unit_is_told_it_has_nothing_to_fire_at_only_once_the_last_ground_enemy_is_gone():
+    """Blue's rifles face a chopper and a ground unit: while the ground unit stands they have
+    something to shoot; once it is gone, every enemy left is Aerial; once every enemy is gone,
+    there is nothing to say."""
+    from battles.narration import NOTHING_TO_FIRE_AT, idle_reasons
+    from tests.engine.helpers import scenario as make_scenario
+    from tests.engine.helpers import unit
+
+    scenario = parse_scenario(
+        make_scenario(
+            [unit("b1", (4, 4))],
+            [unit("r1", (10, 16), keywords=["aerial"]), unit("r2", (16, 16))],
+        )
+    )
+    names = scenario_names(scenario)
+    assert scenario.ruleset.aerial_only_aa
+    events = [
+        ev.TurnStart(1),
+        ev.Activation("b1", "blue", 1),  # 1: r2 still stands
+        ev.Remove("r2", ev.Removal.DESTROYED),
+        ev.TurnStart(2),
+        ev.Activation("b1", "blue", 2),  # 4: only the chopper left
+        ev.End(ev.EndReason.TURN_LIMIT, 2, "red"),
+    ]
+    assert idle_reasons(events, names) == {4: NOTHING_TO_FIRE_AT}
+    all_gone = [
+        ev.TurnStart(1),
+        ev.Remove("r1", ev.Removal.DESTROYED),
+        ev.Remove("r2", ev.Removal.DESTROYED),
+        ev.Activation("b1", "blue", 1),
+        ev.End(ev.EndReason.SIDE_ELIMINATED, 1, "blue"),
+    ]
+    assert idle_reasons(all_gone, names) == {}
