@@ -732,3 +732,73 @@ def test_a_unit_is_told_it_has_nothing_to_fire_at_only_once_the_last_ground_enem
         ev.End(ev.EndReason.SIDE_ELIMINATED, 1, "blue"),
     ]
     assert idle_reasons(all_gone, names) == {}
+
+
+def test_the_end_a_ram_a_razing_and_a_turn_on_an_objective_are_told_in_words():
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    assert describe(ev.End(ev.EndReason.SIDE_ELIMINATED, 2, "red"), names) == (
+        "The battle ends in turn 2 — a side is gone: Red wins."
+    )
+    assert describe(ev.End(ev.EndReason.TURN_LIMIT, 3, None), names) == (
+        "The battle ends in turn 3 at the turn limit: a draw."
+    )
+    ram = ev.Attack("b1", "r1", "", "ram", 2, 0.0, "damage")
+    assert describe(ram, names) == "Trooper 1 rams Trooper 2 (Power = Size 2): damage."
+    back = ev.Attack("r1", "b1", "", "ram_back", 2, 0.0, "miss")
+    assert describe(back, names) == "Trooper 2 strikes back at Trooper 1 (Power = Size 2): a miss."
+    razed = ev.Score("blue", 3, "razed:farm", 4)
+    assert describe(razed, names) == "Blue scores 3 for razing farm: 4 in all."
+    gone = ev.Score("blue", 1, "objective:bridge", 5)  # an objective the scenario does not list
+    assert describe(gone, names) == "Blue scores 1 for objective bridge: 5 in all."
+    on_corner = ev.Move("b1", ((24.0, 24.0),), 0.0, 90.0, False)
+    assert describe(on_corner, names) == "Trooper 1 turns where it stands, on corner."
+
+
+def test_a_halted_move_names_the_nearest_hazard_within_half_an_inch():
+    """A unit stopped a tenth of an inch from one rubble and a fifth from another stopped at the
+    first; one stopped an inch from any is stopped "at the edge", of nothing named; a move of a
+    few tenths before the failed roll is still a move."""
+    from tests.engine.helpers import piece, square, unit
+    from tests.engine.helpers import scenario as make_scenario
+
+    scenario = parse_scenario(
+        make_scenario(
+            [unit("b1", (4, 4))],
+            [unit("r1", (20, 20))],
+            terrain=[
+                piece("rubble-a", "rubble", square(10, 10, 12, 12)),
+                piece("rubble-b", "rubble", square(12.3, 10, 14, 12)),
+            ],
+        )
+    )
+    names = scenario_names(scenario)
+    between = ev.Move("b1", ((12.1, 4.0), (12.1, 11.0)), 7.0, 90.0, True)
+    assert describe(between, names) == (
+        "Trooper 1 moves 7″ and is stopped at the edge of rubble A by a failed terrain roll."
+    )
+    short = ev.Move("b1", ((9.0, 10.7), (9.0, 11.0)), 0.3, 90.0, True)
+    assert describe(short, names) == (
+        "Trooper 1 moves 0.3″ and is stopped at the edge by a failed terrain roll."
+    )
+
+
+def test_each_die_says_who_rolled_it_why_and_what_it_came_to():
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    rolls = [
+        ev.Roll("blue", "initiative", 5, 0, 2, "win"),
+        ev.Roll("b1", "to_hit", 2, 0, 4, "success"),
+        ev.Roll("b1", "penetration", 5, 3, 4, "win"),
+        ev.Roll("r1", "armour", 3, 2, 4, "win"),
+        ev.Roll("r1", "terrain", 3, 0, 4, "success"),
+        ev.Roll("b1", "breaching", 5, 0, 4, "fail"),
+        ev.Roll("r1", "collapse", 2, 0, 4, "success"),
+    ]
+    assert [describe_roll(r, names) for r in rolls] == [
+        "Blue, initiative: 5 against 2 — win",
+        "Trooper 1, Skill roll to hit: 2 against Skill 4 — success",
+        "Trooper 1, penetration: 5 + Power 3 = 8 against 4 — win",
+        "Trooper 2, armour: 3 + Resistance 2 = 5 against 4 — win",
+        "Trooper 2, terrain roll: 3 against Skill 4 — success",
+        "Trooper 1, Breaching roll: 5 against Skill 4 — fail",
+        "Trooper 2, collapse roll: 2 against Skill 4 — success",
+    ]
