@@ -802,3 +802,44 @@ def test_each_die_says_who_rolled_it_why_and_what_it_came_to():
         "Trooper 1, Breaching roll: 5 against Skill 4 — fail",
         "Trooper 2, collapse roll: 2 against Skill 4 — success",
     ]
+
+
+def test_a_collapse_names_the_occupants_whose_dice_the_reader_saw():
+    """Of two units in a collapsing building, the one whose collapse roll the reader's side
+    saw is named; the other is a unit out of sight."""
+    from battles.narration import unseen_occupants
+
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    events = [
+        ev.Collapse("farm", ("b1", "r1")),
+        ev.Roll("b1", "collapse", 5, 0, 4, "fail"),
+        ev.Roll("r1", "collapse", 2, 0, 4, "success"),
+    ]
+    unseen = unseen_occupants(events, 0, {2})
+    assert unseen == {"r1"}
+    assert describe(events[0], names, unseen=unseen) == (
+        "Farm collapses into rubble on Trooper 1 and a unit out of sight."
+    )
+
+
+def test_a_unit_out_of_sight_and_damage_from_no_attacker_are_told_in_words():
+    names = scenario_names(parse_scenario(crafted_scenario()))
+    assert describe(ev.Conceal("r1"), names) == "Trooper 2 is out of sight."
+    assert describe(ev.Damage("b1", None, 1), names) == (
+        "Trooper 1 takes 1 damage (a failed Breaching or collapse roll): 1 Hit left."
+    )
+
+
+def test_a_unit_with_a_weapon_marked_aa_is_not_told_it_has_nothing_to_fire_at():
+    from battles.narration import idle_reasons
+    from tests.engine.helpers import scenario as make_scenario
+    from tests.engine.helpers import unit
+
+    gun = {"name": "Gun", "power": 3, "range": 12, "aa": True}
+    scenario = parse_scenario(
+        make_scenario(
+            [unit("b1", (4, 4), weapons=[gun])], [unit("r1", (10, 16), keywords=["aerial"])]
+        )
+    )
+    events = [ev.TurnStart(1), ev.Activation("b1", "blue", 1), ev.End("turn_limit", 1, None)]
+    assert idle_reasons(events, scenario_names(scenario)) == {}
