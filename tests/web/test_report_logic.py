@@ -400,3 +400,182 @@ def test_an_odds_side_keeps_its_colour_whatever_order_the_summary_keys_come_in()
         assert red_bars == {"var(--side-0)"}
     given = odds_report(_odds_summary(["blue", "red"]), scenario, {"blue": "#2e7d32"})
     assert {s.id: s.colour for s in given.sides} == {"blue": "#2e7d32", "red": "var(--side-0)"}
+
+
+def test_the_luck_tables_figures_print_as_the_page_shows_them():
+    """A unit's losses "1 of 3"; a difference signed with a real minus and "0.00" when it rounds
+    to nothing; a chance to a tenth of a percent, never a misleading 0% or 100%; each of a
+    side's columns its own figure."""
+    from battles.report_context import _percent, difference_text, lost_of, luck_rows
+
+    assert lost_of(1, 3) == "1 of 3"
+    assert difference_text(F(-13, 25)) == "\u22120.52"
+    assert difference_text(F(12, 25)) == "+0.48"
+    assert difference_text(F(-1, 1000)) == "0.00"
+    assert [_percent(p) for p in (F(0), F(1, 2000), F(1, 3), F(1999, 2000), F(1))] == [
+        "0.0%",
+        "< 0.1%",
+        "33.3%",
+        "> 99.9%",
+        "100.0%",
+    ]
+    # Ten attacks, each 1/2 to damage and 1/4 to suppress: 9 damage, 1 suppression.
+    side = _dice("Blue Battalion", [F(1, 2)] * 10, 9, [F(1, 4)] * 10, 1)
+    (row,) = luck_rows([side])
+    assert (row.expected_damage, row.damage_difference, row.damage_at_least) == (
+        "5.00",
+        "+4.00",
+        "1.1%",
+    )
+    assert (
+        row.expected_suppressions,
+        row.suppression_difference,
+        row.suppressions_at_least,
+    ) == ("2.50", "\u22121.50", "94.4%")
+
+
+def test_dice_exactly_as_likely_as_the_line_are_not_called_lucky_or_unlucky():
+    """Below a one in five chance of doing as well (or as badly), the dice decided; at one in
+    five exactly, they came out about as expected."""
+    at_line = F(1, 5)
+    for as_well, as_badly in ((at_line, F(1, 2)), (F(1, 2), at_line)):
+        side = SideLuck("blue", "Blue", 4, 2, F(2), 0, F(0), as_well, as_badly, F(1), F(1))
+        assert luck_verdict(side) == "Blue's dice came out about as expected."
+
+
+def test_the_log_is_paged_by_whole_turns_and_says_which_it_shows(monkeypatch):
+    """With pages of 4 events: the deployment (1) and turn 1 (2) fill the first page, turn 2
+    (2) cannot join them; turn 3 (5) is too big for any page and stands alone; a page going back
+    from it takes turns 1 and 2 (4 events) but not the deployment besides. A turn that is none
+    of the battle's shows the first page."""
+    from battles.report import Entry, Turn
+    from battles.report_context import _turns_shown, log_page
+
+    monkeypatch.setattr("battles.report_context.LOG_PAGE_EVENTS", 4)
+    sizes = {0: 1, 1: 2, 2: 2, 3: 5, 4: 1, 5: 1}
+    turns = [
+        Turn(n, f"Turn {n}" if n else "Deployment", opening=[Entry(n, "turn", "")] * size)
+        for n, size in sizes.items()
+    ]
+
+    def paged(first):
+        page, earlier, later = log_page(turns, first)
+        return [t.number for t in page], earlier, later
+
+    assert paged("") == paged("9") == paged("two") == ([0, 1], None, 2)
+    assert paged("2") == ([2], 0, 3)
+    assert paged("3") == ([3], 1, 4)
+    assert paged("4") == ([4, 5], 3, None)
+    assert [_turns_shown(log_page(turns, first)[0], 5) for first in ("", "2", "4")] == [
+        "The deployment and turns 1 to 1 of 5",
+        "Turn 2 of 5",
+        "Turns 4 to 5 of 5",
+    ]
+    assert _turns_shown(turns[:1], 5) == "The deployment"
+
+
+def _two_objectives():
+    from tests.engine.helpers import building, scenario, square, unit
+
+    return parse_scenario(
+        scenario(
+            [unit("b1", (4, 4)), unit("b2", (6, 4))],
+            [unit("r1", (10, 16))],
+            buildings=[building("farm", square(14, 4, 16, 6))],
+            objectives=[
+                {
+                    "id": "crossroads",
+                    "point": [12, 12],
+                    "radius": 1,
+                    "sides": ["blue", "red"],
+                    "points_at_end": 2,
+                },
+                {
+                    "id": "raze-farm",
+                    "kind": "raze",
+                    "building": "farm",
+                    "sides": ["red"],
+                    "points_at_end": 3,
+                },
+            ],
+        )
+    )
+
+
+def _result(reason, winner, held, gone=(), collapsed=False):
+    from battles.engine.events import Removal
+    from battles.engine.result import BattleResult, BuildingResult, SideResult, UnitResult
+
+    def row(uid, side, shots, dealt):
+        how = Removal.DESTROYED if uid in gone else Removal.NONE
+        return UnitResult(uid, side, "Trooper", 2 if uid in gone else 0, 1, how, shots, dealt)
+
+    return BattleResult(
+        winner,
+        reason,
+        3,
+        (SideResult("blue", "Blue", 0, ()), SideResult("red", "Red", 5, tuple(held))),
+        (row("b1", "blue", 3, 1), row("b2", "blue", 2, 0), row("r1", "red", 4, 2)),
+        (BuildingResult("farm", 1, collapsed),),
+    )
+
+
+def test_the_outcome_says_who_was_wiped_out_what_each_objective_came_to_and_who_held_it():
+    from battles.report_context import _buildings, _end_reason_text, _objectives, _sides, _units
+    from campaign.pages import LEFT_WORDS
+
+    scenario = _two_objectives()
+    names = scenario_names(scenario)
+    won = _result("side_eliminated", "red", ["crossroads", "raze-farm", "old-mill"], {"b1", "b2"})
+    assert _end_reason_text(scenario, won, names) == "Blue was wiped out"
+    assert _objectives(scenario, won, names) == [
+        "Crossroads (Blue and Red to hold): held by Red at the end.",
+        "Farm (Red to raze): razed.",
+    ]
+    blue, red = _sides(scenario, won, names)
+    assert (blue.winner, red.winner) == (False, True)
+    assert red.objectives_held == ("Crossroads", "Farm (razed)", "Old mill")
+    rows = _units(scenario, won, scenario_names(scenario, left=LEFT_WORDS))
+    assert [(r.name, r.shots, r.damage_dealt, r.left) for r in rows] == [
+        ("Trooper 1", 3, 1, "taken out"),
+        ("Trooper 2", 2, 0, "taken out"),
+        ("Trooper 3", 4, 2, "still in the field"),
+    ]
+    assert [b["hits_lost_of"] for b in _buildings(scenario, won, names)] == ["1 of 2"]
+    # The farm fell without anyone holding the objective; nobody held the crossroads.
+    fallen = _result("turn_limit", None, [], collapsed=True)
+    assert _objectives(scenario, fallen, names) == [
+        "Crossroads (Blue and Red to hold): held by nobody at the end.",
+        "Farm (Red to raze): razed.",
+    ]
+    standing = _result("turn_limit", None, [])
+    assert (
+        _objectives(scenario, standing, names)[1]
+        == "Farm (Red to raze): still standing at the end."
+    )
+    # A side gone at the turn limit did not end the battle; both gone at once, both are named;
+    # a side eliminated with no side's every unit removed is said as the rules say it.
+    late = _result("turn_limit", "red", [], {"b1", "b2"})
+    assert _end_reason_text(scenario, late, names) == "the turn limit"
+    both = _result("side_eliminated", None, [], {"b1", "b2", "r1"})
+    assert _end_reason_text(scenario, both, names) == "Blue and Red were wiped out"
+    assert _end_reason_text(scenario, _result("side_eliminated", "red", []), names) == (
+        "a side was wiped out"
+    )
+
+
+def test_the_log_filter_keeps_only_this_battles_units_kinds_and_sides():
+    from battles.report_context import LogFilter, _viewer_choices, clean_filter, renamed_sides
+
+    scenario = parse_scenario(crafted_scenario())
+    kept = clean_filter(scenario, unit="farm", kind="attack", viewer="red")
+    assert kept == LogFilter("farm", "attack", "red")
+    assert clean_filter(scenario, unit="b9", kind="bogus", viewer="green") == LogFilter()
+    assert LogFilter("b1", "", "red").query(turn="3") == "unit=b1&as=red&turn=3"
+    assert _viewer_choices(scenario, LogFilter(viewer="red")) == [
+        ("", "Everything", "", False),
+        ("blue", "As Blue saw it", "as=blue", False),
+        ("red", "As Red saw it", "as=red", True),
+    ]
+    renamed = renamed_sides(scenario, {"blue": "Iron Wolves", "red": ""})
+    assert [s.name for s in renamed.sides] == ["Iron Wolves", "Red"]
