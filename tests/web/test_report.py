@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from battles.engine import log_from_dict
+from battles.engine.events import Removal
 from battles.models import BattleLog
 from battles.report_context import LOG_PAGE_EVENTS
 from battles.services import battle_launch, battle_resolve
@@ -280,3 +281,47 @@ def test_each_turn_of_the_log_closes_with_the_score_after_it(owner_client, finis
     html = _get(owner_client, finished_battle)
     assert html.count('<p class="turn-summary">After turn ') == finished_battle.progress_turn
     assert '<p class="turn-summary">After turn 1: Blue Force ' in html
+
+
+def test_the_report_leaves_out_the_units_known_by_name_only_and_speaks_the_readers_words(owner):
+    """Seen as red, downloaded as blue sees it, with blue called by its force's name, the seed
+    withheld and red's unit known by name only: every part of the report says so."""
+    from battles.engine import parse_scenario
+    from battles.fog import hidden_events
+    from battles.report import unit_sides
+    from battles.report_context import battle_report
+    from campaign.pages import LEFT_WORDS
+    from tests.web.crafted import crafted_events, crafted_scenario
+
+    battle = crafted_battle(owner)
+    events = crafted_events()
+    blue_hides = hidden_events(events, unit_sides(parse_scenario(crafted_scenario())), "blue")
+    why = "Red's unit is known by its name only."
+    report = battle_report(
+        battle,
+        url="/b/",
+        download_url="/b/log",
+        viewer="red",
+        download_viewer="blue",
+        side_names={"blue": "Iron Wolves"},
+        left=LEFT_WORDS,
+        seed_shown=False,
+        units_left_out={"r1"},
+        why_left_out=why,
+    )
+    assert (report.winner, report.viewer_name) == ("Iron Wolves", "Red")
+    assert report.dice_url == "/b/?kind=roll&as=red#battle-log"
+    assert blue_hides and report.downloaded == len(events) - len(blue_hides)
+    assert [u.id for u in report.units] == ["b1"] and report.why_left_out == why
+    assert [row.luck.name for row in report.luck] == ["Iron Wolves"]
+    assert report.luck_left_out == ["Red"]
+    assert (
+        report.removed_words
+        == f"{LEFT_WORDS[Removal.DESTROYED]} or {LEFT_WORDS[Removal.DEMORALISED]}"
+    )
+    assert (
+        report.log[0].opening[0].text
+        == "Crafted begins on Test (Combined Arms rules, its seed not shown)."
+    )
+    whole = battle_report(battle, url="/b/", download_url="/b/log", why_left_out=why)
+    assert (whole.why_left_out, whole.downloaded, whole.viewer_name) == ("", len(events), None)
