@@ -325,3 +325,17 @@ def test_the_report_leaves_out_the_units_known_by_name_only_and_speaks_the_reade
     )
     whole = battle_report(battle, url="/b/", download_url="/b/log", why_left_out=why)
     assert (whole.why_left_out, whole.downloaded, whole.viewer_name) == ("", len(events), None)
+
+
+def test_an_outcome_only_report_reads_no_event_and_a_side_sees_its_hidden_enemy_undrawn(owner):
+    """A reader who may see the outcome only gets no log, luck or replay; a side's drawn table
+    leaves out the enemy it could not see at deployment, as the replay's first frame does."""
+    from battles.report_context import battle_report
+
+    battle = crafted_battle(owner)
+    bare = battle_report(battle, url="/b/", download_url="/b/log", outcome_only=True)
+    assert (bare.log, bare.luck, bare.frames, bare.winner) == ([], [], {}, "Blue")
+    as_blue = battle_report(battle, url="/b/", download_url="/b/log", viewer="blue")
+    assert [u.id for u in as_blue.table.units] == ["b1"]
+    whole = battle_report(battle, url="/b/", download_url="/b/log")
+    assert sorted(u.id for u in whole.table.units) == ["b1", "r1"]
