@@ -658,11 +658,13 @@ def test_the_lines_under_the_scenarios_name_follow_the_sides_as_the_gm_fills_the
         row(gm, name).locator("select[name^=side_]").select_option("")
     gm.click("text=Launch the battle")
     expect(gm.locator("#setup-form .form-errors[role=alert]")).to_contain_text("No unit is on")
-    gm.wait_for_load_state()  # the refused page's script started, or a change goes unheard
+    # The refused page's script started and its first check answered, or a change goes
+    # unheard; the change's own check is a round trip to the server, slow on a busy machine.
+    gm.wait_for_load_state("networkidle")
     roles = gm.locator("#setup-form .side-roles")
     expect(roles).to_contain_text("No unit is on Night Battalion's side")
     row(gm, "Ghost Squad").locator("select[name^=side_]").select_option(side)
-    expect(gm.locator(".deploy-status")).to_contain_text("Ghost Squad at")
+    expect(gm.locator(".deploy-status")).to_contain_text("Ghost Squad at", timeout=TIMEOUT_MS)
     expect(roles).to_contain_text("Night Battalion takes the")
     expect(roles).not_to_contain_text("No unit is on")
     row(gm, "Ghost Squad").locator("select[name^=side_]").select_option("")
