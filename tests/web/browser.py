@@ -21,6 +21,10 @@ try:
     from playwright.sync_api import expect
 except ImportError:  # the fixtures below skip (or fail) with the reason
     expect = None
+else:
+    # An assertion that waits on the server (htmx, a check's round trip) gets more than
+    # Playwright's 5 s: the browser tests share the machine with a full test process.
+    expect.set_options(timeout=15_000)
 from tests.workers import database_url, project_env, worker_process
 
 CHROMIUM = os.environ.get("BRIDGEHEAD_CHROMIUM", "/usr/bin/chromium")

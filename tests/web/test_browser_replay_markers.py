@@ -109,6 +109,14 @@ def test_close_markers_are_spread_by_the_circles_a_phone_draws(close_units, page
     # At a desktop's size the markers keep their inches, and these two where they stand: the
     # frame is drawn again as the window widens.
     page.set_viewport_size(DESKTOP)
+    # The frame is drawn again once the window says it was resized: wait for it, markers
+    # and spread both.
+    page.wait_for_function(
+        f"""() => {{ const c = ({CIRCLES})(), inch = ({PX_PER_INCH})();
+          const gap = (c.right[0] - c.left[0]) / inch;
+          return c.left[2] / inch < 0.8 && Math.abs(gap - {GAP}) < 0.05; }}""",
+        timeout=5_000,
+    )
     circles = page.evaluate(CIRCLES)
     (lx, _, lr), (rx, _, _) = circles["left"], circles["right"]
     inch = page.evaluate(PX_PER_INCH)
