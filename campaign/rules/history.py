@@ -122,11 +122,8 @@ def taken_text(morale: int, casualty: int) -> str:
     hit", "2 Morale, 1 Casualty hit" (the word agrees with the count beside it), "no hits"."""
     if not (morale or casualty):
         return "no hits"
-    if not morale:
-        return plural(casualty, "Casualty hit")
-    if not casualty:
-        return plural(morale, "Morale hit")
-    return f"{hits_text(morale, casualty)} {'hit' if casualty == 1 else 'hits'}"
+    last = casualty or morale  # the count the word follows
+    return f"{dealt_text(morale, casualty)} {'hit' if last == 1 else 'hits'}"
 
 
 def took_text(name: str, morale: int, casualty: int, *, unhurt: bool = False) -> str:
