@@ -369,7 +369,8 @@ _PURPOSE = {
 
 def describe_roll(r: ev.Roll, names: Names) -> str:
     """One die: who rolled it, why, what it came to and against what."""
-    who = names.side(r.who) if r.purpose == "initiative" else names.get(r.who)
+    # A building's armour die leads the line with its name, lowercase in running text.
+    who = capfirst(names.side(r.who) if r.purpose == "initiative" else names.get(r.who))
     purpose = _PURPOSE.get(r.purpose, r.purpose)
     if r.purpose in ("penetration", "armour"):
         what = "Power" if r.purpose == "penetration" else "Resistance"

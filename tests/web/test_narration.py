@@ -804,6 +804,14 @@ def test_each_die_says_who_rolled_it_why_and_what_it_came_to():
     ]
 
 
+def test_a_buildings_armour_die_opens_its_line_with_a_capital():
+    """A building's name is lowercase in running text ("north bunker"); leading a die's line it
+    starts the sentence."""
+    names = scenario_names(load_scenario(SCENARIOS / "big-battle.json"))
+    line = describe_roll(ev.Roll("north-bunker", "armour", 4, 5, 6, "win"), names)
+    assert line == "North bunker, armour: 4 + Resistance 5 = 9 against 6 — win"
+
+
 def test_a_collapse_names_the_occupants_whose_dice_the_reader_saw():
     """Of two units in a collapsing building, the one whose collapse roll the reader's side
     saw is named; the other is a unit out of sight."""
