@@ -104,9 +104,10 @@ def dealt_text(morale: int, casualty: int) -> str:
 
 
 def hits_held_text(morale: int, casualty: int) -> str:
-    """What a unit carries, in a table's Hits column: "1 Morale, 0 Casualty"; "none" for a unit
-    carrying nothing, as its page says "carries no hits now" (`carries_text`)."""
-    return hits_text(morale, casualty) if morale or casualty else "none"
+    """What a unit carries, in a table's Hits column, in its history's words (`held_text`):
+    "1 Morale hit", "1 Morale hit and 2 Casualty hits"; "none" for a unit carrying nothing, as
+    its page says "carries no hits now" (`carries_text`)."""
+    return held_text(morale, casualty) if morale or casualty else "none"
 
 
 TOOK = ": took "
@@ -330,10 +331,16 @@ def carries_text(morale: int, casualty: int) -> str:
     "now carries 1 Casualty hit", "now carries 1 Morale hit and 2 Casualty hits"."""
     if morale + casualty == 0:
         return "carries no hits now"
+    return f"now carries {held_text(morale, casualty)}"
+
+
+def held_text(morale: int, casualty: int) -> str:
+    """The hits a unit carries, naming only the kinds it carries: "1 Casualty hit", "1 Morale
+    hit and 2 Casualty hits" (`carries_text`, a table's Hits column)."""
     held = [
         plural(n, f"{kind} hit") for n, kind in ((morale, "Morale"), (casualty, "Casualty")) if n
     ]
-    return f"now carries {' and '.join(held)}"
+    return " and ".join(held)
 
 
 def experience_has_text(points: int, quality: Any = None) -> str:

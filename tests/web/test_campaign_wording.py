@@ -35,16 +35,26 @@ def test_a_dead_leader_is_dead_not_minus_23_hit_points(world):
     assert leader["Leader"] == ("Capt. Mara Holt, 8 hit points", "Capt. Mara Holt, dead")
 
 
-def test_a_reviews_hits_column_says_none_for_a_unit_carrying_no_hits(world):
+def test_a_reviews_hits_column_names_only_the_kinds_of_hit_a_unit_carries(world):
     """The review tables' Hits column (the Apply and Revert reviews of battles and engagements,
     the clock's review: all are `Change.cells`) says a unit that carries nothing as the pages
-    say it elsewhere, "none", not "0 Morale, 0 Casualty"."""
+    say it elsewhere, "none", not "0 Morale, 0 Casualty", and what it carries in its history's
+    words ("now carries 1 Morale hit"), naming only the kinds it carries: "1 Morale hit", not
+    "1 Morale, 0 Casualty"."""
     before = CampaignUnitState(name="Atlas", quality=Quality.AVERAGE)
     after = before.but(morale_hits=1)
     cells = {what: (b, a) for what, b, a, _ in Change(world.unit, before, after).cells()}
-    assert cells["Hits"] == ("none", "1 Morale, 0 Casualty")
+    assert cells["Hits"] == ("none", "1 Morale hit")
     healed = {what: (b, a) for what, b, a, _ in Change(world.unit, after, before).cells()}
-    assert healed["Hits"] == ("1 Morale, 0 Casualty", "none")
+    assert healed["Hits"] == ("1 Morale hit", "none")
+    wounded = after.but(morale_hits=2, casualty_hits=1)
+    cells = {what: (b, a) for what, b, a, _ in Change(world.unit, before, wounded).cells()}
+    assert cells["Hits"] == ("none", "2 Morale hits and 1 Casualty hit")
+    cells = {
+        what: (b, a)
+        for what, b, a, _ in Change(world.unit, before, before.but(casualty_hits=5)).cells()
+    }
+    assert cells["Hits"] == ("none", "5 Casualty hits")
 
 
 def test_a_step_lost_to_suppression_shows_the_skill_lost_beside_it(client, world):
