@@ -151,6 +151,17 @@ WAS_ONE_KIND = re.compile(
 "Mill ford: took 0 Morale, 1 Casualty hit", "…: took 2 Morale, 0 Casualty hits"."""
 
 
+MEDICS_SAVED = "; medics saved "
+"""Where the medics' story of a closing 24 hours (the fights, each with the hits it dealt)
+says what the medics saved, before the dead."""
+
+
+WAS_BOTH_KINDS = re.compile(r"(?<=; )(?P<morale>\d+) Morale, (?P<casualty>\d+) Casualty(?=; )")
+"""How the medics' story of a closing 24 hours saved before `dealt_text` said the hits each fight
+or correction dealt, naming a kind it dealt none of: "at Ford; 0 Morale, 5 Casualty; medics saved
+0; …"."""
+
+
 WAS_HELD = re.compile(
     r"(?P<held>held just short of the next step|from th(?:at battle is|ose battles are) withdrawn)"
     r": (?=no step)"
@@ -162,8 +173,9 @@ colon after the fight's name."""
 
 def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     """Why an entry happened: its sentence ``text`` without the field changes it ends with, a
-    fight that did nothing to the unit (`WAS_UNHURT`) and a step held back (`WAS_HELD`) in
-    today's words."""
+    fight that did nothing to the unit (`WAS_UNHURT`), the hits of one kind a fight took
+    (`WAS_ONE_KIND`) or dealt in the medics' story (`WAS_BOTH_KINDS`) and a step held back
+    (`WAS_HELD`) in today's words."""
     from campaign.rules.experience import BECAUSE  # it reads this module's words
 
     # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb hands
@@ -182,6 +194,11 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     why = WAS_ONE_KIND.sub(
         lambda took: TOOK + taken_text(int(took["morale"]), int(took["casualty"])), why, count=1
     )
+    if MEDICS_SAVED in why:
+        # The medics' story saved in the old words names only the kinds each fight dealt.
+        why = WAS_BOTH_KINDS.sub(
+            lambda dealt: dealt_text(int(dealt["morale"]), int(dealt["casualty"])), why
+        )
     return WAS_HELD.sub(lambda held: held["held"] + BECAUSE, why)
 
 

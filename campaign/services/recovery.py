@@ -10,7 +10,15 @@ from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
 from campaign.pages import crews_idle_text
-from campaign.rules.history import UNHURT, dealt_text, fight_named, plural, told_why, took_text
+from campaign.rules.history import (
+    MEDICS_SAVED,
+    UNHURT,
+    dealt_text,
+    fight_named,
+    plural,
+    told_why,
+    took_text,
+)
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text, clock_time
 from campaign.rules.recovery import (
     CASUALTIES,
@@ -268,7 +276,7 @@ def _window_story(unit: Unit) -> str:
     stories = [
         _fight_story(entry) if entry.kind in FIGHTS else _correction_story(entry) for entry in told
     ]
-    return "; ".join(stories) + f"; medics saved {saved}"
+    return "; ".join(stories) + f"{MEDICS_SAVED}{saved}"
 
 
 def _window_told(unit: Unit) -> tuple[list[HistoryEntry], int]:

@@ -215,6 +215,46 @@ def test_a_fights_entry_says_only_the_kinds_of_hit_it_took(client, world):
     assert "0 Morale" not in unit
 
 
+def test_the_medics_story_saved_in_the_old_words_names_only_the_kinds_each_fight_dealt(
+    client, world
+):
+    """The medics' story of a closing 24 hours saved before it named only the kinds of hit each
+    fight or correction dealt ("at Ford; 0 Morale, 5 Casualty; medics saved 0; …") reads on the
+    pages as one written now does ("5 Casualty"); a fight's working beside it keeps its split."""
+    from campaign.models import HistoryEntry
+    from campaign.rules.history import told_why
+
+    old = (
+        "at Ford; 0 Morale, 5 Casualty; GM correction: shelled; 2 Morale, 0 Casualty; Mill; "
+        "1 Morale, 2 Casualty; medics saved 1; 5 Casualty hits not saved within 24 hours died"
+    )
+    assert told_why(old, {}, {}) == (
+        "at Ford; 5 Casualty; GM correction: shelled; 2 Morale; Mill; 1 Morale, 2 Casualty; "
+        "medics saved 1; 5 Casualty hits not saved within 24 hours died"
+    )
+    working = (
+        "Ford: took 1 Casualty hit — its d6 rolled 6 (Casualty on 4 or more): 0 Morale, 1 "
+        "Casualty; Armor ignored 1 Casualty hit"
+    )
+    assert told_why(working, {}, {}) == working
+    (squad,) = raise_units(world.force, world.unit.unit_type, 1, prefix="Fireteam")
+    HistoryEntry.objects.create(
+        unit=squad,
+        day=world.campaign.day,
+        kind=HistoryEntry.Kind.CASUALTIES,
+        text="at Old ford; 0 Morale, 5 Casualty; medics saved 0; "
+        "5 Casualty hits not saved within 24 hours died",
+        before={},
+        after={},
+    )
+    login(client, world, "gm")
+    unit = client.get(reverse("campaign:unit", args=[world.campaign.pk, squad.pk])).text
+    assert (
+        "5 Casualty hits not saved within 24 hours died (at Old ford; 5 Casualty; medics saved 0)"
+    ) in re.sub(r"\s+", " ", unit)
+    assert "0 Morale" not in unit
+
+
 def test_a_fights_entry_says_a_unit_it_did_nothing_to_came_through_unhurt():
     assert took_text("Mill ford", 0, 0, unhurt=True) == "Mill ford: came through unhurt"
     # Hits struck but none reached the unit (Armor, say): no "took 0 Morale, 0 Casualty hits".
