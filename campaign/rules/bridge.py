@@ -524,7 +524,7 @@ class BattleOrder:
 
 
 GOING_IN = {
-    "character": "{kind}, Ordered by {giver}: {does}.",
+    "character": "Order to {kind}, given by {giver}: {does}.",
     "set-up": "The set-up's standing Order: {does}.",
     "commanded": "Under the command of {commander}, whose Order it takes: {does}.",
     "commanded, no Order": (
@@ -549,10 +549,15 @@ WENT_IN = {
 """`GOING_IN` as a battle's page reads it afterwards, after the units it names: "1st Squad (Red
 Company) went in to attack, under the set-up's standing Order." (`went_in_text`)."""
 
-_GOING_IN_SAID = {
-    source: re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(said)))
-    for source, said in GOING_IN.items()
-}
+GOING_IN_WAS = {"character": "{kind}, Ordered by {giver}: {does}."}
+"""How a battle launched before `GOING_IN` said a character's Order as the roster does ("Order to
+Attack, … given by …") keeps it: read back by `went_in_text` all the same."""
+
+_GOING_IN_SAID = [
+    (source, re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(said))))
+    for said_by in (GOING_IN, GOING_IN_WAS)
+    for source, said in said_by.items()
+]
 
 _ORDER_VERB = {label: kind for kind, label in ENGINE_ORDER_LABEL.items()}
 """An engine Order as `GOING_IN` says the unit does it ("attacks"), as an infinitive ("attack")."""
@@ -577,7 +582,7 @@ def went_in_text(text: str) -> str:
     way (`UNDER_WAY`) as a record of the moment the battle began (`UNDER_WAY_WENT_IN`). Battles
     keep the sentence said at launch, so the old ones read the same way."""
     text = _UNDER_WAY_SAID.sub(lambda m: UNDER_WAY_WENT_IN.format(until=m["until"]), text)
-    for source, said in _GOING_IN_SAID.items():
+    for source, said in _GOING_IN_SAID:
         if (head := said.match(text)) is None:
             continue
         words = head.groupdict()

@@ -81,7 +81,7 @@ def test_each_characters_order_becomes_a_team_bravo_standing_order():
         )
         assert going.under_orders and going.quality == Q.AVERAGE
     assert going.text == (
-        "Establish Beachhead, Ordered by Capt. Holt: advances. "
+        "Order to Establish Beachhead, given by Capt. Holt: advances. "
         "The Order is under way until day 2, 02:00."
     )
 
@@ -301,7 +301,7 @@ def test_a_characters_order_under_way_goes_into_the_battle_and_a_done_one_does_n
     assert placed[veterans.pk]["quality"] == "raw"  # outside its specialties
     assert placed[veterans.pk]["card"]["skill"] == 2
     assert battle.orders[str(veterans.pk)]["text"].startswith(
-        "Establish Beachhead, Ordered by Capt. Holt: advances."
+        "Order to Establish Beachhead, given by Capt. Holt: advances."
     )
     assert battle.orders[str(mech.pk)]["source"] == "set-up"
 

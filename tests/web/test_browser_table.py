@@ -261,7 +261,7 @@ def test_the_table_from_characters_to_requisition(cast, page_for, live_server):
     gm.click("text=Set up a battle")
     ghost = gm.locator("#setup-form tr:has-text('Ghost Squad')")
     expect(ghost.locator(".character-order")).to_have_text(
-        "Use Skill, Ordered by Sgt. Rook: holds. The Order is under way until day 1, 08:00."
+        "Order to Use Skill, given by Sgt. Rook: holds. The Order is under way until day 1, 08:00."
     )
     expect(ghost.locator(".character-order-kind")).to_have_text("Use Skill (Sgt. Rook)")
     assert ghost.locator("select[name^=order_]").count() == 0

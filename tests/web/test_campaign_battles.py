@@ -612,7 +612,7 @@ def test_a_characters_order_shows_on_the_set_up_and_the_battles_page(client, wor
     order_give(giver=holt, unit=ordered, kind="use_skill", actor=world.users["gm"])
     login(client, world, "gm")
     page = client.get(_url("battle-setup", world), {"scenario": "crossroads"})
-    said = "Use Skill, Ordered by Capt. Holt: holds. The Order is under way until day"
+    said = "Order to Use Skill, given by Capt. Holt: holds. The Order is under way until day"
     assert said in page.text
     assert f'name="order_{ordered.pk}"' not in page.text  # no standing Order to choose
     others = [u for u in units if u.pk != ordered.pk]
