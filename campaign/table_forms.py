@@ -16,7 +16,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.functional import lazy
 
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
@@ -54,6 +54,7 @@ from campaign.services.characters import (
     HEALED_TODAY,
     HEALED_TODAY_LEFT_OUT,
     HIT_POINTS_MAX,
+    heal_text,
     rallied_today,
 )
 from campaign.services.checks import DC_MAX, units_not_alone
@@ -671,14 +672,30 @@ class HealForm(CampaignForm):
             label="Hit points healed (as the d20 table worked out)",
         )
         # The heal's record reads the words after the character's name ("Capt. Holt rests a
-        # night: hit points 3 → 8 of 14", `services.characters.character_heal`), so the
-        # example is a verb, not a noun ("Capt. Holt a night's rest" is no sentence).
+        # night: hit points 3 → 8 of 14", `services.characters.heal_text`), so the example is
+        # a verb, not a noun ("Capt. Holt a night's rest" is no sentence).
         self.fields["reason"] = forms.CharField(
             max_length=300,
             required=False,
             label="How, read after their name (rests a night, is treated by the medic…)",
-            help_text="Kept as “Capt. Holt rests a night: hit points 3 → 8 of 14.”",
+            help_text=self.example(),
         )
+
+    def example(self) -> str:
+        """How the record keeps the words, said of one of the campaign's own characters the GM
+        may heal (the first by name, healed half what it lacks), never a name the campaign does
+        not have; with none hurt, of no name at all."""
+        hurt = (
+            self.campaign.characters.filter(alive=True, hit_points__lt=F("max_hit_points"))
+            .order_by("name")
+            .first()
+        )
+        if hurt is None:
+            return "Kept after the character's name: “… rests a night: hit points 3 → 8 of 14.”"
+        lacks = hurt.max_hit_points - hurt.hit_points
+        after = hurt.hit_points + (lacks + 1) // 2
+        said = heal_text(hurt.name, "rests a night", hurt.hit_points, after, hurt.max_hit_points)
+        return f"Kept as “{said}.”"
 
 
 class RallyForm(_LeavesOut, CampaignForm):

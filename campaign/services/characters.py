@@ -95,6 +95,12 @@ def character_create(
     )
 
 
+def heal_text(name: str, why: str, before: int, after: int, most: int) -> str:
+    """A heal's record: the words the GM wrote read after the character's name, then its hit
+    points: "Capt. Holt rests a night: hit points 3 → 8 of 14"."""
+    return f"{name} {why}: hit points {number_text(before)} → {number_text(after)} of {most}"
+
+
 @transaction.atomic
 def character_heal(
     *, character: Character, hit_points: int, reason: str = "", actor: Any = None
@@ -125,8 +131,7 @@ def character_heal(
     before = character.hit_points
     after = min(character.max_hit_points, before + hit_points)
     why = reason or "healed"
-    said = f"{number_text(before)} → {number_text(after)}"
-    text = f"{character.name} {why}: hit points {said} of {character.max_hit_points}"
+    text = heal_text(character.name, why, before, after, character.max_hit_points)
     lacked, lost = after - before, before + hit_points - after
     if lost:
         # A heal stops at full: the GM is told what was lost, not left to count it.

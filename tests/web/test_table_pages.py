@@ -3,6 +3,7 @@ that writes nothing."""
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 
@@ -433,6 +434,26 @@ def test_the_heal_forms_how_asks_for_words_that_read_after_the_name(client, worl
     assert CharacterEntry.objects.get(character=hurt).text == (
         "Hurt rests a night: hit points 3 → 7 of 12"
     )
+
+
+def test_the_heal_forms_example_names_a_character_of_the_campaign_or_none(client, world):
+    """The heal form's example of the record it keeps names one of the campaign's own hurt
+    characters, with its own hit points, never a name the campaign does not have ("Capt.
+    Holt"); with nobody hurt it names nobody."""
+    gm = world.users["gm"]
+    character_create(campaign=world.campaign, name="Sgt. Whole", hit_points=10, actor=gm)
+    login(client, world, "gm")
+    url = reverse("campaign:characters", args=[world.campaign.pk])
+
+    def example() -> str:
+        form = client.get(url).text.split('id="heal-form"')[1].split("</form>")[0]
+        return html.unescape(form.split("Kept ", 1)[1].split("</", 1)[0])
+
+    assert example() == "after the character's name: “… rests a night: hit points 3 → 8 of 14.”"
+    hurt = character_create(campaign=world.campaign, name="Lt. Hurt", hit_points=12, actor=gm)
+    Character.objects.filter(pk=hurt.pk).update(hit_points=3)
+    assert example() == "as “Lt. Hurt rests a night: hit points 3 → 8 of 12.”"
+    assert "Holt" not in client.get(url).text.split('id="heal-form"')[1].split("</form>")[0]
 
 
 def test_a_character_who_fell_leading_a_unit_is_said_to_have_fallen_there(client, world):
