@@ -516,6 +516,10 @@ class UnitAddForm(PageForm):
         return specialties_left_empty(data)
 
 
+DESTROYED_HITS = "Those it fell with: they count again only if its status is set back."
+"""Beside a destroyed unit's hits, in its correction form: what the stored numbers are."""
+
+
 class UnitEditForm(ChangedOnTheForm, PageForm):
     """A GM's correction: the fields as they should be, and why. Only what the GM changed on
     the form is written (`ChangedOnTheForm`)."""
@@ -546,6 +550,11 @@ class UnitEditForm(ChangedOnTheForm, PageForm):
         if unit is not None and (kept := kept_beyond_limit(unit.quality, unit.specialties)):
             # Its quality fell below what it holds: said where a specialty would be ticked.
             self.fields["specialties"].help_text = f"{kept} Untick one to give it up."
+        if unit is not None and unit.state.destroyed:
+            # Its page says "—" for hits a destroyed unit no longer carries: the numbers here
+            # are said for what they are, not as hits it carries now.
+            for field in ("morale_hits", "casualty_hits"):
+                self.fields[field].help_text = DESTROYED_HITS
         leader = None if unit is None else getattr(unit, "leader", None)
         if leader is None or not leader.alive:
             return

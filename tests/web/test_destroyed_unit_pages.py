@@ -78,6 +78,24 @@ def test_a_destroyed_units_page_says_where_it_fell_not_its_hits(client, demo):
     assert re.search(r'"casualty_hits": 1\b', json.dumps(exported))
 
 
+def test_a_destroyed_units_correction_form_says_where_it_fell_and_what_its_hits_are(client, demo):
+    """The GM's correction form of a destroyed unit offered the hits it fell with (1 and 1) as
+    if it carried them, where its page says "—". A correction may still bring it back (its
+    status set back), so the form stays, and says where it fell and that the numbers are those
+    it fell with; a unit standing has its hits offered as they are."""
+    campaign, squad = demo
+    client.force_login(get_user_model().objects.get(username="gm"))
+    page = client.get(reverse("campaign:unit", args=[campaign.pk, squad.pk])).text
+    form = page.split('id="edit-form"', 1)[1].split("</form>", 1)[0]
+    said = " ".join(_words(form).split())
+    assert f"2nd Squad was destroyed {FELL}: it carries no hits now." in said
+    assert said.count("Those it fell with: they count again only if its status is set back.") == 2
+    standing = Unit.objects.get(force=squad.force, name="1st Squad")
+    page = client.get(reverse("campaign:unit", args=[campaign.pk, standing.pk])).text
+    form = page.split('id="edit-form"', 1)[1].split("</form>", 1)[0]
+    assert "was destroyed" not in form and "fell with" not in form
+
+
 @pytest.mark.parametrize("username", ["alice", "gm"])
 def test_a_destroyed_unit_is_offered_no_next_step_and_no_orders(client, demo, username):
     """A destroyed unit takes no step more and no Order: its page and its roster line gave
