@@ -271,7 +271,8 @@ class RosterLine:
     @property
     def beyond_limit_short(self) -> str:
         """`beyond_limit` in a few words, for the roster and the print sheet (`kept_beyond_limit`,
-        ``short``): "Kept, more than a Raw unit may hold: no new one until Average"."""
+        ``short``): "2 specialties, more than a Raw unit may hold: kept, no new one until
+        Average"."""
         unit = self.unit
         if unit.status == Status.DESTROYED:
             return ""

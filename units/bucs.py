@@ -451,18 +451,21 @@ def kept_beyond_limit(
     """A unit holding more specialties than its quality may hold (its quality fell since it
     took them), in a sentence: it keeps them, but gains no new one until its quality may hold
     them all (`validate_specialties`); "" when it is within its limit. ``short``: the same in
-    a few words, for a roster line under the specialties it names ("Kept, more than a Raw unit
-    may hold: no new one until Average")."""
+    a few words, for a roster line under the specialties it names, saying what it keeps ("2
+    specialties, more than a Raw unit may hold: kept, no new one until Average")."""
     quality = Quality(quality)
     count = len({s for s in map(_as_specialty, held) if s is not None})
     if count <= quality.specialty_limit:
         return ""
     until = next((q for q in Quality if q.specialty_limit >= count), None)
-    if short:
-        when = f": no new one until {until.label}" if until else ": no new one"
-        return f"Kept, more than {quality.article} {quality.label} unit may hold{when}"
-    when = f" until it is {until.label}" if until else ""
     held_words, them = ("1 specialty", "it") if count == 1 else (f"{count} specialties", "them")
+    if short:
+        when = f", no new one until {until.label}" if until else ", no new one"
+        return (
+            f"{held_words.capitalize()}, more than {quality.article} {quality.label} unit may "
+            f"hold: kept{when}"
+        )
+    when = f" until it is {until.label}" if until else ""
     return (
         f"Holds {held_words}, more than {quality.article} {quality.label} unit may: it keeps "
         f"{them}, but gains no new one{when}."

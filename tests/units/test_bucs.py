@@ -510,12 +510,13 @@ def test_the_page_says_a_unit_holds_more_specialties_than_its_quality_may():
 
 
 def test_a_roster_says_in_a_few_words_a_unit_keeps_specialties_beyond_its_quality():
-    """The roster's short form of the same rule: kept, why, and until when."""
+    """The roster's short form of the same rule: what it keeps, why, and until when ("Kept,
+    more than a Raw unit may hold" left a reader on a phone asking what was kept)."""
     assert kept_beyond_limit(Q.RAW, ["infantry", "medical"], short=True) == (
-        "Kept, more than a Raw unit may hold: no new one until Average"
+        "2 specialties, more than a Raw unit may hold: kept, no new one until Average"
     )
     assert kept_beyond_limit(Q.RAW, [S.MEDICAL], short=True) == (
-        "Kept, more than a Raw unit may hold: no new one until Green"
+        "1 specialty, more than a Raw unit may hold: kept, no new one until Green"
     )
     assert kept_beyond_limit(Q.AVERAGE, [S.INFANTRY, S.MEDICAL], short=True) == ""
 

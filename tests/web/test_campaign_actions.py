@@ -445,7 +445,7 @@ def test_the_roster_and_the_cards_say_a_unit_keeps_specialties_beyond_its_qualit
                        quality="average", specialties=["infantry", "medical"])  # fmt: skip
     unit_edit(unit=unit, changes={"quality": "raw"}, reason="its dead", actor=world.users["gm"])
     login(client, world, "player")
-    short = "Kept, more than a Raw unit may hold: no new one until Average"
+    short = "2 specialties, more than a Raw unit may hold: kept, no new one until Average"
     roster = re.sub(r"\s+", " ", client.get(_url("force", world, world.force.pk)).text)
     assert roster.count(short) == 1
     card = re.sub(r"\s+", " ", client.get(_url("unit-card", world, unit.pk)).text)
