@@ -141,7 +141,7 @@ def reader_view(source: str) -> str:
         else:
             block.append(line)
     flush()
-    return "\n".join(_without_empty_sections(out)) + "\n"
+    return "\n".join(_renumbered(_without_empty_sections(out))) + "\n"
 
 
 def _level(line: str) -> int:
@@ -162,6 +162,31 @@ def _without_developer_sections(lines: list[str]) -> list[str]:
         if not skipping:
             kept.append(line)
     return kept
+
+
+_NUMBERED = re.compile(r"^(#{1,6}\s+)(\d+)((?:\.\d+)*\.?\s)")
+_SECTION_REF = re.compile(r"§(\s?)(\d+)(?=[\s.,;:)]|$)")
+
+
+def _renumbered(lines: list[str]) -> list[str]:
+    """The numbered sections left, numbered again in order from 1, and each "§" that points to
+    one said by its new number: with the code's sections left out, the contents of the campaign
+    rules read "1.", then "5.", as if four sections were missing."""
+    numbers: dict[str, str] = {}
+    for line in lines:
+        if (numbered := _NUMBERED.match(line)) and numbered.group(2) not in numbers:
+            numbers[numbered.group(2)] = str(len(numbers) + 1)
+    out = []
+    for line in lines:
+        if numbered := _NUMBERED.match(line):
+            head, top, rest = numbered.groups()
+            out.append(f"{head}{numbers[top]}{rest}{line[numbered.end() :]}")
+        else:
+            # A section left out keeps its number: nothing shown points to one.
+            out.append(
+                _SECTION_REF.sub(lambda ref: f"§{ref[1]}{numbers.get(ref[2], ref[2])}", line)
+            )
+    return out
 
 
 def _without_empty_sections(lines: list[str]) -> list[str]:

@@ -61,6 +61,25 @@ def test_every_section_a_served_document_points_to_is_one_it_shows(name):
     assert set(re.findall(r"§\s?(\d+(?:\.\d+)*)", shown)) <= sections
 
 
+def test_the_served_sections_are_numbered_in_order_and_pointed_to_by_their_new_numbers():
+    """With the code's sections left out, the campaign rules' contents read "1.", then "5." and
+    "6.": the sections a reader is shown are numbered again from 1, and each "§" that points to
+    one says its new number."""
+    source = (
+        "# Title\n\n## 1. Rules\n\nSee §3.2 and §3.\n\n### 1.1 One\n\nWords.\n\n"
+        "## 2. History\n\nThe code's.\n\n## 3. BUCS\n\nWords (§1.1).\n\n"
+        "### 3.2 Two\n\nWords.\n"
+    )
+    shown = reader_view(source)
+    assert [h for h in shown.splitlines() if h.startswith("#")] == [
+        "# Title", "## 1. Rules", "### 1.1 One", "## 2. BUCS", "### 2.2 Two",
+    ]  # fmt: skip
+    assert "See §2.2 and §2." in shown and "Words (§1.1)." in shown
+    campaign = reader_view((DOCS / "campaign.md").read_text(encoding="utf-8"))
+    tops = re.findall(r"^## (\d+)\. ", campaign, re.M)
+    assert tops == [str(n) for n in range(1, len(tops) + 1)], tops
+
+
 def test_the_served_rules_title_promises_no_test_the_page_leaves_out():
     shown = reader_view((DOCS / "rules.md").read_text(encoding="utf-8"))
     assert shown.startswith("# Team Bravo in the engine — every rule\n")
