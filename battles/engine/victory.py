@@ -6,10 +6,10 @@ A raze objective counts as held by its sides once its building has collapsed.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from . import events as ev
-from . import geometry
 from .scenario import Objective, ObjectiveKind
 
 if TYPE_CHECKING:
@@ -31,15 +31,18 @@ def holders(
         assert obj.building is not None
         return list(obj.sides) if state.buildings[obj.building].collapsed else []
     assert obj.point is not None
-    present = {
-        u.side
-        for u in (state.units.values() if units is None else units)
-        if u.active and geometry.distance(u.position, obj.point) <= obj.radius + 1e-9
-    }
-    if len(present) != 1:
-        return []
-    (side,) = present
-    return [side] if side in obj.sides else []
+    point, reach = obj.point, obj.radius + 1e-9
+    # Asked of every objective at every turn's end, of every unit: ``math.dist`` is
+    # ``geometry.distance`` without its call, and a second side within ends the question.
+    dist = math.dist
+    side = None
+    for u in state.units.values() if units is None else units:
+        if u.active and dist(u.position, point) <= reach:
+            if side is None:
+                side = u.side
+            elif u.side != side:
+                return []
+    return [side] if side is not None and side in obj.sides else []
 
 
 def _award(b: Battle, points: int, reason: str, sides: list[str]) -> None:
