@@ -34,6 +34,7 @@ from .tables import FinderKey, keep
 
 if TYPE_CHECKING:
     from .battle import Battle
+    from .cards import UnitCard
     from .geometry import CostJoint, CostRegion, Point, Polygon
     from .state import UnitState
 
@@ -60,6 +61,13 @@ flies over everything (Aerial), and the terrain version."""
 PathCheck = tuple[str, int, tuple[tuple[float, ...], ...]]
 """A path checked for a unit over the table as it stands (``path_problem``): the unit, the
 terrain version and the path."""
+
+Entry = tuple[float, str, "Polygon"]
+"""A roll a move asks for (``_entries``): the distance along the path it is made at, "hazard"
+or "breach", and the piece's or building's footprint."""
+
+EntriesKey = tuple[int, tuple["Point", ...]]
+"""The rolls a move asks for over the opening table: the unit's card number and the path."""
 
 PlanAsked = tuple["PassageKey", "Point", "Point", float]
 """A move planned (``plan_path``): the passage, start, goal and budget; the answer depends on
@@ -328,13 +336,26 @@ def facing_after(path: list[Point], named: float | None, facing: float) -> float
     return facing if named is None else geometry.rnd_facing(named)
 
 
-def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float, str, Polygon]]:
+def _entries(b: Battle, unit: UnitState, path: list[Point]) -> tuple[Entry, ...]:
     """(distance along the path, "hazard" | "breach", the piece or building's footprint) for
     every roll the path asks for."""
-    if unit.card.has(Keyword.AERIAL) or len(path) < 2:
-        return []
     card = unit.card
-    found: list[tuple[float, str, Polygon]] = []
+    if card.has(Keyword.AERIAL) or len(path) < 2:
+        return ()
+    if b.state.terrain_version:
+        return _rolls(b, card, path)
+    # Over the opening table they depend on the card and the path alone, and units that start
+    # where they did make the same moves in many battles: the scenario's tables keep them.
+    tables = b.state.scenario.tables
+    key = (tables.card_no[unit.id], tuple(path))
+    found = tables.opening_entries.get(key)
+    if found is None:
+        found = keep(tables.opening_entries, key, _rolls(b, card, path))
+    return found
+
+
+def _rolls(b: Battle, card: UnitCard, path: list[Point]) -> tuple[Entry, ...]:
+    found: list[Entry] = []
     sure = card.has(Keyword.SURE_FOOTED)
     around = paths.box(path)
     # A path along a joint between two pieces enters both (E34).
@@ -346,19 +367,19 @@ def _entries(b: Battle, unit: UnitState, path: list[Point]) -> list[tuple[float,
             hit = paths.first_entry(path, t.polygon, from_outside=True, joints=edges.get(t.id, ()))
             if hit is not None:
                 found.append((hit[2], "hazard", t.polygon))
-    breaching = card.has(Keyword.BREACHING)
-    for bs in b.state.buildings.values():
-        if breaching and not bs.collapsed and not bs.card.admits_size(card.size):
-            hit = paths.first_entry(
-                path, bs.polygon, from_outside=True, joints=edges.get(bs.id, ())
-            )
-            if hit is not None:
-                found.append((hit[2], "breach", bs.polygon))
+    if card.has(Keyword.BREACHING):
+        for bs in b.state.buildings.values():
+            if not bs.collapsed and not bs.card.admits_size(card.size):
+                hit = paths.first_entry(
+                    path, bs.polygon, from_outside=True, joints=edges.get(bs.id, ())
+                )
+                if hit is not None:
+                    found.append((hit[2], "breach", bs.polygon))
     found.sort(key=_decided_at)
-    return found
+    return tuple(found)
 
 
-def _decided_at(entry: tuple[float, str, Polygon]) -> tuple[float, int]:
+def _decided_at(entry: Entry) -> tuple[float, int]:
     """Where along the path a roll settles whether the unit goes on.
 
     A failed hazard roll leaves the unit ``EDGE_GAP`` short of the hazard, so a hazard that

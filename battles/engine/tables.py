@@ -6,11 +6,12 @@ attack one card may make on another at each Skill (``Shot``) — the reach and t
 shapes of every unit card, the path finders of the table's passages, the units that start
 concealed, where sight-blocking pieces meet edge to edge, the nearest point of a building's walls
 to a point, what battles ask again and again over the opening table (sight's answers, path
-checks, aims at buildings, crossing costs; ``OPENING_KEPT`` bounds them), and the commander's
-lines of sight between grid squares and cover within reach over the opening table (the one every
-battle starts on; once a building falls, a battle reckons its own), its answers for pairs of unit
-states (card, Skill, Hits) and its attack offers. A ``Scenario`` owns its tables: every battle of
-the scenario shares them, and they go when the scenario goes. Nothing is kept between scenarios.
+checks, the rolls a move asks for, aims at buildings, crossing costs; ``OPENING_KEPT`` bounds
+them), and the commander's lines of sight between grid squares and cover within reach over the
+opening table (the one every battle starts on; once a building falls, a battle reckons its own),
+its answers for pairs of unit states (card, Skill, Hits) and its attack offers. A ``Scenario``
+owns its tables: every battle of the scenario shares them, and they go when the scenario goes.
+Nothing is kept between scenarios.
 
 A piece id (units and buildings share one namespace) names one card for the whole battle:
 ``card_no`` gives its number.
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from .commanders.moves import CoverKey, CrossingKey
     from .commanders.values import FinishOdds, Offer, OfferKey
     from .geometry import CostJoint, CostRegion, Point, Polygon
-    from .movement import PathCheck
+    from .movement import EntriesKey, Entry, PathCheck
     from .pathfinding import PathFinder
     from .scenario import Scenario
     from .state import BuildingState
@@ -205,6 +206,9 @@ class ScenarioTables:
         self.opening_cover_spots: dict[CoverKey, list[Point]] = {}
         """The commander's cover within reach of a unit over the opening table
         (``commanders.moves._cover_spots``)."""
+        self.opening_entries: dict[EntriesKey, tuple[Entry, ...]] = {}
+        """The rolls a move asks of a card over the opening table, where along the path it enters
+        hazards and breaches buildings (``movement._entries``). Bounded by ``OPENING_KEPT``."""
         self.opening_aims: dict[AimKey, Point | None] = {}
         """Where an attack on a building goes over the opening table
         (``targeting.building_aim``)."""

@@ -12,12 +12,12 @@ import random
 from battles.engine import BattleView, Dice, SimpleCommander, parse_scenario, run_battle, tables
 from battles.engine.battle import Battle
 from battles.engine.events import Collapse
-from battles.engine.movement import path_problem, plan_path
+from battles.engine.movement import _entries, path_problem, plan_path
 from battles.engine.sight import Sight
 from battles.engine.state import BattleState
 from battles.engine.targeting import CLOSE_COMBAT, attack_problem, building_aim, legal_attacks
 
-from .helpers import battle, building, scenario, square, unit
+from .helpers import battle, building, piece, scenario, square, unit
 from .randomized import random_scenario
 
 # A house between two units, falling into rubble that blocks nothing.
@@ -142,6 +142,23 @@ def test_sight_keeps_at_most_so_many_answers_and_answers_alike_past_them(monkeyp
         assert len(sc.tables.opening_sight_lines) <= 3
         assert len(sc.tables.opening_pieces_at) <= 3
         assert len(sc.tables.opening_building_at) <= 3
+
+
+def test_a_move_s_rolls_over_the_opening_table_are_the_scenario_s_and_a_collapse_ends_that():
+    ground = piece("g", "hazard", square(10, 0, 14, 4))
+    sc = parse_scenario(
+        scenario([unit("a", (8, 2))], [unit("b", (12, 20))], terrain=[ground], buildings=[HOUSE])
+    )
+    first, second = Battle(sc, Dice.fixed(()), {}), Battle(sc, Dice.fixed(()), {})
+    path = [(8.0, 2.0), (16.0, 2.0)]
+    rolls = _entries(first, first.state.units["a"], path)
+    assert [(at, kind) for at, kind, _ in rolls] == [(2.0, "hazard")]
+    assert sc.tables.opening_entries == {(sc.tables.card_no["a"], tuple(path)): rolls}
+    assert _entries(second, second.state.units["a"], path) is rolls  # every battle's alike
+    _fall(first, "h")
+    back = _entries(first, first.state.units["a"], path[::-1])
+    assert [(at, kind) for at, kind, _ in back] == [(2.0, "hazard")]
+    assert len(sc.tables.opening_entries) == 1  # the battle's own table since the fall
 
 
 def test_aims_at_a_building_over_the_opening_table_are_the_scenario_s_and_a_collapse_ends_that():
