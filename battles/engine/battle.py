@@ -276,10 +276,11 @@ class Battle:
                 ok = isinstance(s, RevealStep) and isinstance(step.target, str)
             if not ok:
                 raise IllegalActionError(f"malformed step {s!r}")
-        form = shape(steps) if steps else ""
-        if form not in self.scenario.tables.allowed_shapes(unit.id):
+        # No step or one is a shape every card allows: only a longer activation is asked about.
+        form = shape(steps) if len(steps) > 1 else ""
+        if form and form not in self.scenario.tables.allowed_shapes(unit.id):
             raise IllegalActionError(
-                f"{unit.id} may not {'-'.join(form) or 'pass'}: each unit moves or fires, not both"
+                f"{unit.id} may not {'-'.join(form)}: each unit moves or fires, not both"
             )
         plans: list[Planned] = []
         pos, facing = unit.position, unit.facing
@@ -303,7 +304,9 @@ class Battle:
                 else:
                     budget -= cost
                     plans.append((path, asked, cost))
-                pos, facing = path[-1], facing_after(path, move.facing, facing)
+                pos = path[-1]
+                if i + 1 < len(steps):  # Only a step after the move asks which way it faces.
+                    facing = facing_after(path, move.facing, facing)
             else:
                 # After a move: judged now from where the move ends, so that a refusal leaves
                 # nothing done. The move changes nothing else an attack asks about, but a
@@ -353,7 +356,7 @@ class Battle:
         sight = self.sight
         if unit.concealed and sight.in_the_open_and_seen(unit):
             self.emit(ev.Reveal(unit.id, RevealCause.SPOTTED, None))
-        for e in self.state.side_units(self.state.enemy_of(unit.side)):
+        for e in self.state.units_in_battle(self.state.enemy_of(unit.side)):
             if e.concealed and not sight.pieces_at(e.position) and sight.sees(unit, e):
                 self.emit(ev.Reveal(e.id, RevealCause.SPOTTED, None))
 

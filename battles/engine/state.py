@@ -231,7 +231,7 @@ class BattleState:
 
     def _remove(self, e: ev.Remove) -> None:
         u = self.units[e.unit]
-        u.removed = Removal(e.how)
+        u.removed = e.how
         u.active = False
         u.stamp += 1
         if not u.activated and self.ready.get(u.side):
