@@ -290,8 +290,8 @@ class Battle:
         for i, s in enumerate(steps):
             if isinstance(s, MoveStep):
                 move: Any = s  # Its waypoints and facing are checked here.
-                asked = [pos, *(_waypoint(p) for p in move.to)]
-                path = [pos, *(geometry.rnd_point(p) for p in asked[1:])]
+                asked = [pos, *map(_waypoint, move.to)]
+                path = [pos, *map(geometry.rnd_point, asked[1:])]
                 if move.facing is not None and not _finite(move.facing):
                     raise IllegalActionError(f"bad facing {move.facing!r}")
                 problem, cost = path_problem(self, unit, path, budget, asked)

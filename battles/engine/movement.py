@@ -164,7 +164,7 @@ def path_problem(
     # Over the opening table the answers are the scenario's: its battles weigh the same moves.
     version = b.state.terrain_version
     checks = b.state.scenario.tables.opening_path_checks if version == 0 else b.path_checks
-    key: PathCheck = (unit.id, version, tuple(tuple(q) for q in path))
+    key: PathCheck = (unit.id, version, tuple(map(tuple, path)))
     found = checks.get(key)
     if found is None:
         found = keep(checks, key, _path_problem(b, unit, path))

@@ -276,7 +276,8 @@ class Sight:
         if Keyword.AERIAL in unit.card.keywords:
             return bool(st.units_in_battle(st.enemy_of(unit.side)))
         p = unit.position
-        return any(
-            Keyword.AERIAL in e.card.keywords or self.line_clear(e.position, p)
-            for e in st.units_in_battle(st.enemy_of(unit.side))
-        )
+        # A loop rather than ``any`` over a generator: asked at the end of most activations.
+        for e in st.units_in_battle(st.enemy_of(unit.side)):
+            if Keyword.AERIAL in e.card.keywords or self.line_clear(e.position, p):
+                return True
+        return False
