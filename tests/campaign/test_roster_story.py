@@ -95,3 +95,47 @@ def test_a_player_takes_no_other_member_out_of_the_campaign(campaign, cast):
     assert Membership.objects.filter(campaign=campaign, user=cast.rival).exists()
     assert membership_remove(campaign=campaign, user=cast.rival, actor=cast.rival) == []
     assert _told(campaign, Told.LEFT) == ["rival left the campaign."]
+
+
+def test_twenty_units_are_raised_at_once_each_numbered_and_one_keeps_its_name(force, cards):
+    from campaign.services import units_raise
+
+    rifles = cards["Rifle Squad"]
+    [one] = units_raise(force=force, unit_type=rifles, name=" Lone Rifles ")
+    assert one.name == "Lone Rifles"
+    mob = units_raise(force=force, unit_type=rifles, name=" Mob ", count=20)
+    assert [unit.name for unit in mob] == [f"Mob {n}" for n in range(1, 21)]
+    with pytest.raises(ValidationError) as refused:
+        units_raise(force=force, unit_type=rifles, name="Horde", count=21)
+    assert refused.value.message_dict == {"count": ["1 to 20 units are raised at once, not 21."]}
+    assert force.units.count() == 21
+
+
+def test_a_leaders_hit_points_are_set_from_minus_999_to_full_and_at_minus_10_it_dies(
+    campaign, make_unit
+):
+    from campaign.services import leader_attach, unit_edit
+    from campaign.services.characters import character_create
+
+    holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
+    squad = make_unit("1st Squad", quality="legendary", specialties=())
+    leader_attach(unit=squad, character=holt)
+    unit_edit(unit=squad, changes={"leader_hit_points": 3}, reason="shot")
+    unit_edit(unit=squad, changes={"leader_hit_points": 14}, reason="patched up")
+    with pytest.raises(ValidationError) as refused:
+        unit_edit(unit=squad, changes={"leader_hit_points": 15}, reason="typo")
+    assert refused.value.message_dict == {
+        "leader_hit_points": ["At most 14, Capt. Holt's full hit points."]
+    }
+    unit_edit(unit=squad, changes={"leader_hit_points": -9}, reason="bleeding")
+    squad.refresh_from_db()
+    assert (squad.state.leader.hit_points, squad.state.leader.alive) == (-9, True)
+    named = make_unit("2nd Squad", quality="legendary", specialties=(),
+                      leader={"name": "Sgt. Kay", "hit_points": 12})  # fmt: skip
+    unit_edit(unit=named, changes={"leader_hit_points": 999}, reason="a hero")
+    unit_edit(unit=named, changes={"leader_hit_points": -999}, reason="a shell")
+    named.refresh_from_db()
+    assert (named.state.leader.hit_points, named.state.leader.alive) == (-999, False)
+    unit_edit(unit=squad, changes={"leader_hit_points": -10}, reason="a sniper")
+    squad.refresh_from_db()
+    assert (squad.state.leader.hit_points, squad.state.leader.alive) == (-10, False)
