@@ -12,14 +12,20 @@ from django.core.management import CommandError, call_command
 from battles.balance import (
     CLAIMS,
     Metric,
+    Row,
+    Trace,
+    around,
+    at_least,
     balance_table,
     duel_option,
+    exactly,
     expected_value,
     play_duel,
     render_table,
+    traced_value,
 )
 from battles.engine.cards import CHARGES, BuildingCard, Keyword, UnitCard
-from battles.engine.events import AttackKind
+from battles.engine.events import AttackKind, Removal
 from battles.engine.loader import parse_scenario
 from battles.engine.rulesets import COMBINED_ARMS, ONE_YEAR_WAR
 from battles.engine.terrain import TerrainProps, kind_defaults
@@ -236,6 +242,84 @@ def test_the_same_seed_rolls_the_same_duel():
 
     assert roll(3) == roll(3)
     assert roll(3) != roll(4)
+
+
+class _Faces:
+    """Dice that show the faces given, in order, to code that rolls ``int(random() * 6) + 1``."""
+
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+
+    def random(self) -> float:
+        return (self.faces.pop(0) - 1) / 6 + 0.01
+
+
+def test_a_duel_misses_above_the_skill_and_damages_only_when_power_beats_resistance():
+    # Skill 4 hits on a 4, and 6 + 4 against 1 + 4 damages; a 5 misses; 3 + 4 against 3 + 4
+    # suppresses, and so does 2 + 4 against 2 + 4: Skill 3 less 2 is demoralised at 1.
+    faces = _Faces(4, 6, 1, 5, 2, 3, 3, 1, 2, 2)
+    assert play_duel(faces, power=4, resistance=4, attacker_skill=4, hits=2, skill=3,
+                     demoralise_at=1) == Trace(4, 1, 2, Removal.DEMORALISED)  # fmt: skip
+    assert not faces.faces
+    # No Skill roll (a ram): a tie suppresses, the second damage of 2 Hits destroys.
+    faces = _Faces(1, 2, 3, 1, 2, 2)
+    assert play_duel(faces, power=5, resistance=4, attacker_skill=None, hits=2, skill=4,
+                     demoralise_at=1) == Trace(3, 2, 1, Removal.DESTROYED)  # fmt: skip
+    # Power below resistance: a tie neither damages nor suppresses, to the last attack.
+    faces = _Faces(6, 3, 1, 1)
+    assert play_duel(faces, power=2, resistance=5, attacker_skill=None, hits=1, skill=4,
+                     demoralise_at=1, max_attacks=2) == Trace(2, 0, 0, None)  # fmt: skip
+
+
+def test_rolled_measures_count_only_the_duels_that_show_them():
+    destroyed = Trace(attacks=1, damage=1, suppressions=0, removed=Removal.DESTROYED)
+    broke = Trace(attacks=4, damage=0, suppressions=2, removed=Removal.DEMORALISED)
+    standing = Trace(attacks=3, damage=0, suppressions=0, removed=None)
+    traces = [destroyed, broke]
+    assert traced_value(Metric.ATTACKS_TO_REMOVE, traces) == 2.5
+    assert traced_value(Metric.ATTACKS_TO_REMOVE, [*traces, standing]) is None
+    assert traced_value(Metric.ATTACKS_PER_DAMAGE, traces) == 5
+    assert traced_value(Metric.ATTACKS_PER_DAMAGE, [broke, standing]) is None
+    assert traced_value(Metric.SUPPRESSION_CHANCE, traces) == 2 / 5
+    assert traced_value(Metric.REMOVED_BY_ONE_ATTACK, [*traces, standing]) == 1 / 3
+    assert traced_value(Metric.SUPPRESSIONS_TO_DEMORALISE, [*traces, standing]) == 2
+    assert traced_value(Metric.DAMAGE_TO_DESTROY, [*traces, standing]) == 1
+    assert traced_value(Metric.DAMAGE_TO_DESTROY, [broke]) is None
+    with pytest.raises(ValueError, match="printed, not rolled"):
+        traced_value(Metric.PRINTED_MOVE, traces)
+
+
+def test_a_tolerance_holds_at_its_edges_and_reads_as_the_table_states_it():
+    assert around(10, 2).text == "10 ± 2" and around(2, 0.5).text == "2 ± 0.5"
+    assert [around(10, 2).holds(v) for v in (Fraction(799, 100), 8, 12, 12.01)] == [
+        False, True, True, False,
+    ]  # fmt: skip
+    assert exactly(1).text == "exactly 1" and exactly(1).holds(1) and not exactly(1).holds(1.001)
+    assert at_least(0.6).text == "≥ 0.6" and at_least(0.6).holds(Fraction(3, 5))
+    assert not at_least(0.6).holds(0.59) and not at_least(0.6).holds(None)
+
+
+def test_the_table_says_each_value_as_exact_printed_never_or_not_run_and_its_verdict():
+    claims = {c.key: c for c in CLAIMS}
+    rows = [
+        Row(claims["tank_vs_mech"], Fraction(54, 5), 10.9, None, engine_ran=False),
+        Row(claims["chopper_fast"], Fraction(8), None, None),
+        Row(claims["mech_vs_squad"], None, None, 0.7),
+        Row(claims["tank_vs_mech"], Fraction(54, 5), 12.5, 10.0),
+    ]
+    head, rule, *body = render_table(rows).split("\n")
+    assert head.split() == ["claim", "measure", "expected", "simulated", "engine", "tolerance",
+                            "verdict"]  # fmt: skip
+    assert set(rule.replace(" ", "")) == {"-"}
+    assert [line.split("  ")[0] for line in body] == [r.claim.text for r in rows]
+    cells = [[cell.strip() for cell in line.split("  ") if cell.strip()][2:] for line in body]
+    assert cells == [
+        ["10.800 (54/5)", "10.900", "not run", "10 ± 2", "holds"],
+        ["8", "printed", "printed", "exactly 8", "holds"],
+        ["never", "—", "0.700", "≥ 0.6", "FAILS"],
+        ["10.800 (54/5)", "12.500", "10.000", "10 ± 2", "FAILS"],
+    ]
+    assert len({line.index("holds" if "holds" in line else "FAILS") for line in body}) == 1
 
 
 # --- the command -------------------------------------------------------------------------------

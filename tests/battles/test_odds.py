@@ -119,6 +119,55 @@ def test_it_refuses_more_than_a_hundred_thousand_battles(scenario):
 
 
 @pytest.mark.django_db
+def test_a_run_takes_its_battles_precision_chunks_and_seed_within_bounds_said_in_words(
+    scenario, settings
+):
+    from battles.services import SEED_LIMIT
+
+    settings.WORK_USER_LIMIT = 10**12  # the ceiling of battles, not the budget, is asked here
+    refused = [
+        ({"battles": 0}, "battles", "must be 1..100000, got 0"),
+        ({"precision": 0}, "precision", "must be above 0 and at most 50, got 0"),
+        ({"precision": 50.5}, "precision", "must be above 0 and at most 50, got 50.5"),
+        ({"chunk_size": 0}, "chunk_size", "must be at least 1, got 0"),
+        ({"seed": -1}, "seed", f"must be between 0 and {SEED_LIMIT - 10}"),
+        ({"seed": SEED_LIMIT - 9}, "seed", f"must be between 0 and {SEED_LIMIT - 10}"),
+    ]
+    with mock.patch("battles.odds.odds_enqueue"):
+        for given, field, words in refused:
+            with pytest.raises(BattleInputError) as error:
+                odds_launch(scenario=scenario, **({"battles": 10} | given))
+            assert error.value.errors == [(field, words)], given
+        assert not OddsRun.objects.exists()
+        runs = [
+            odds_launch(scenario=scenario, battles=1, precision=50, chunk_size=1, seed=0),
+            odds_launch(scenario=scenario, battles=10, seed=SEED_LIMIT - 10),
+            odds_launch(scenario=scenario, battles=100_000),
+        ]
+    assert [(r.battles, r.precision, r.chunks_total) for r in runs] == [
+        (1, 50, 1),
+        (10, 2.0, 1),
+        (100_000, 2.0, 1000),
+    ]
+    assert runs[1].base_seed == SEED_LIMIT - 10
+
+
+@pytest.mark.django_db
+def test_a_run_is_cancelled_only_by_its_owner_and_says_so(scenario, django_user_model):
+    owner, other = (django_user_model.objects.create_user(name) for name in ("asker", "other"))
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=300, seed=1, chunk_size=10, created_by=owner)
+    assert not odds_cancel(run_id=run.id, user=other)
+    run.refresh_from_db()
+    assert run.status == OddsRun.Status.QUEUED and run.error == ""
+    assert odds_cancel(run_id=run.id, user=owner)
+    assert not odds_cancel(run_id=run.id, user=owner)  # over already
+    run.refresh_from_db()
+    assert run.error == "Cancelled by its owner; the battles not yet fought were not fought."
+    assert run.finished_at is not None
+
+
+@pytest.mark.django_db
 def test_chunks_count_once_and_the_run_agrees_with_the_engine(scenario):
     with mock.patch("battles.odds.odds_enqueue"):
         run = odds_launch(scenario=scenario, battles=30, seed=100, chunk_size=8)
