@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from io import StringIO
 
@@ -11,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from battles.balance import (
     CLAIMS,
+    Duel,
     Metric,
     Row,
     Trace,
@@ -203,6 +205,17 @@ def test_the_exact_values_are_these(library):
 def test_a_mech_kills_a_squad_best_with_its_melee_at_close_range(library):
     claim = next(c for c in CLAIMS if c.key == "mech_vs_squad")
     assert duel_option(claim.duel, library).kind is AttackKind.MELEE
+
+
+def test_a_duel_is_fought_out_to_its_weapons_range_and_refused_beyond_it(library):
+    at_range = Duel("combined_arms", "medium_tank", "mech", "Main Gun", distance=18.0)
+    assert duel_option(at_range, library).weapon == "Main Gun"
+    with pytest.raises(ValueError) as refused:
+        duel_option(replace(at_range, distance=18.5), library)
+    assert str(refused.value) == "Main Gun does not reach 18.5 inches"
+    with pytest.raises(ValueError) as refused:
+        duel_option(Duel("combined_arms", "rifle_squad", "mech", None, distance=100), library)
+    assert str(refused.value) == "Rifle Squad has nothing that reaches Mech"
 
 
 def test_the_expendable_mech_breaks_at_once_only_under_combined_arms(library):
