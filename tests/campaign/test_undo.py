@@ -327,3 +327,35 @@ def test_the_undo_is_judged_before_it_writes_by_the_plan_a_page_reads(
         entry_undo(entry=moved, reason="r", actor=cast.gm)
     assert refused.value.message_dict == {f"entries.{moved.pk}": [said]}
     assert HistoryEntry.objects.count() == entries
+
+
+def test_an_entry_without_an_undo_says_why_in_words_and_the_rest_have_one():
+    from campaign.selectors import undo_refused
+
+    def said(kind: str, details: dict | None = None, after: dict | None = None) -> str:
+        entry = HistoryEntry(kind=kind, details=details or {}, after={"morale_hits": 0})
+        if after is not None:
+            entry.after = after
+        return undo_refused(entry)
+
+    kind = HistoryEntry.Kind
+    assert {k: said(k) for k in (kind.BATTLE, kind.ENGAGEMENT, kind.EXPERIENCE)} == dict.fromkeys(
+        (kind.BATTLE, kind.ENGAGEMENT, kind.EXPERIENCE),
+        "a fight is undone by reverting it, on its own page",
+    )
+    assert said(kind.RECOVERY) == (
+        "a day of R&R came with the clock, which does not go back: correct the unit instead"
+    )
+    assert said(kind.RECOVERY, {"rallied_by": 3}) == ""  # a Strategist's rally is undone
+    assert said(kind.LEADER, {"healed": 4}) == (
+        "a heal of its leader is the character's own, in their history too: correct the unit "
+        "instead"
+    )
+    assert said(kind.SKILL_CHECK) == "a Skill check entry has no Undo: correct the unit instead"
+    assert (
+        said(kind.GM_EDIT, after={}) == "a move to another force is undone by moving the unit back"
+    )
+    assert said(kind.GM_EDIT, {"moved": {"from": 1, "to": 2}}, after={}) == ""
+    assert [said(k) for k in (kind.MEDICAL, kind.TRAINING, kind.DEPLOYMENT, kind.LEADER)] == [
+        ""
+    ] * 4
