@@ -922,3 +922,15 @@ def test_the_hits_of_two_battles_are_each_said_to_die_as_their_own_24_hours_end(
         assert left_unsaved_text([line]) == (
             f"Left unsaved: 2 Casualty hits of {unit.name}, of which {die} and 1 after {later}."
         )
+
+
+def test_when_a_retreated_unit_rallies_is_said_by_the_days_of_r_and_r_it_needs():
+    from campaign.rules.state import CampaignUnitState, Status
+    from units.bucs import Quality
+
+    broken = CampaignUnitState("Rifles", Quality.AVERAGE, morale_hits=2, status=Status.RETREATED)
+    assert rally_when(broken, 0, 1) == "rallies after the next day of R&R"
+    assert rally_when(broken, 0, 3) == (
+        "its hits keep it below Raw; it rallies after 3 days of R&R"
+    )
+    assert rally_when(broken, 0, None) == "R&R alone will not rally it"
