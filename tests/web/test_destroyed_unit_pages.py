@@ -16,7 +16,12 @@ from django.urls import reverse
 
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, Unit
-from campaign.pages import destroyed_where, medics_today, units_needing_attention
+from campaign.pages import (
+    destroyed_where,
+    medics_today,
+    units_count_text,
+    units_needing_attention,
+)
 from campaign.selectors import campaign_now
 from campaign.services import calendar_advance, unit_edit
 from tests.web.test_campaign_pages import _words
@@ -260,3 +265,12 @@ def test_a_unit_destroyed_by_a_correction_of_its_status_alone_ends_its_hits_too(
     drawn = re.findall(r"<title>Casualty hits, day (\d+): \d+</title>", chart)
     assert drawn[-1] == str(campaign.day - 1)
     assert re.findall(r"<title>Experience, day (\d+): \d+</title>", chart)[-1] == "3"
+
+
+def test_a_forces_count_says_its_destroyed_units_apart_and_when_all_are():
+    assert units_count_text(0, 0) == "0 units"
+    assert units_count_text(1, 0) == "1 unit"
+    assert units_count_text(5, 1) == "5 units (1 destroyed)"
+    assert units_count_text(3, 2) == "3 units (2 destroyed)"
+    assert units_count_text(1, 1) == "1 unit, destroyed"
+    assert units_count_text(2, 2) == "2 units, all destroyed"
