@@ -20,13 +20,16 @@ from battles.balance import (
     at_least,
     balance_table,
     duel_option,
+    duel_scenario,
     exactly,
     expected_value,
     play_duel,
+    play_engine_duel,
     render_table,
     traced_value,
 )
 from battles.engine.cards import CHARGES, BuildingCard, Keyword, UnitCard
+from battles.engine.dice import Dice
 from battles.engine.events import AttackKind, Removal
 from battles.engine.loader import parse_scenario
 from battles.engine.rulesets import COMBINED_ARMS, ONE_YEAR_WAR
@@ -216,6 +219,18 @@ def test_a_duel_is_fought_out_to_its_weapons_range_and_refused_beyond_it(library
     with pytest.raises(ValueError) as refused:
         duel_option(Duel("combined_arms", "rifle_squad", "mech", None, distance=100), library)
     assert str(refused.value) == "Rifle Squad has nothing that reaches Mech"
+
+
+def test_an_engine_duel_stops_at_its_most_attacks(library):
+    rifles, mech = (
+        library.unit("combined_arms", "rifle_squad"),
+        library.unit("combined_arms", "mech"),
+    )
+    scenario = duel_scenario(COMBINED_ARMS, rifles, mech, 6.0)
+    rng = random.Random(1).random
+    dice = Dice(lambda: int(rng() * 6) + 1)
+    traces = [play_engine_duel(scenario, dice, "Rifles", max_attacks=n) for n in (1, 3)]
+    assert [(t.attacks, t.removed) for t in traces] == [(1, None), (3, None)]
 
 
 def test_the_expendable_mech_breaks_at_once_only_under_combined_arms(library):
