@@ -254,7 +254,7 @@ def test_a_piece_is_named_by_its_kind_where_a_unit_shares_its_id():
     beside = ev.Move("red", ((4.0, 4.0), (7.5, 16.0)), 12.5, 0.0, False)
     assert describe(beside, names) == "Trooper 1 moves 12.5″ by wood."
     initiative = ev.Roll("red", "initiative", 5, 0, 2, "win")
-    assert describe_roll(initiative, names) == "Raiders, initiative: 5 against 2 — win"
+    assert describe_roll(initiative, names) == "Raiders, initiative: 5 against 2 — wins"
     turns = log_turns([ev.TurnStart(1), ev.Activation("wood", "red", 1)], parse_scenario(data))
     assert turns[-1].activations[0].title == "Raiders: Trooper 2"
 
@@ -785,19 +785,27 @@ def test_a_halted_move_names_the_nearest_hazard_within_half_an_inch():
 def test_each_die_says_who_rolled_it_why_and_what_it_came_to():
     names = scenario_names(parse_scenario(crafted_scenario()))
     rolls = [
+        ev.Roll("blue", "initiative", 3, 0, 3, "tie"),
         ev.Roll("blue", "initiative", 5, 0, 2, "win"),
+        ev.Roll("red", "initiative", 2, 0, 5, "lose"),
         ev.Roll("b1", "to_hit", 2, 0, 4, "success"),
         ev.Roll("b1", "penetration", 5, 3, 4, "win"),
         ev.Roll("r1", "armour", 3, 2, 4, "win"),
+        ev.Roll("b1", "penetration", 1, 3, 5, "lose"),
+        ev.Roll("r1", "armour", 6, 2, 4, "lose"),
         ev.Roll("r1", "terrain", 3, 0, 4, "success"),
         ev.Roll("b1", "breaching", 5, 0, 4, "fail"),
         ev.Roll("r1", "collapse", 2, 0, 4, "success"),
     ]
     assert [describe_roll(r, names) for r in rolls] == [
-        "Blue, initiative: 5 against 2 — win",
+        "Blue, initiative: 3 against 3 — a tie, rolled again",
+        "Blue, initiative: 5 against 2 — wins",
+        "Red, initiative: 2 against 5 — loses",
         "Trooper 1, Skill roll to hit: 2 against Skill 4 — success",
-        "Trooper 1, penetration: 5 + Power 3 = 8 against 4 — win",
-        "Trooper 2, armour: 3 + Resistance 2 = 5 against 4 — win",
+        "Trooper 1, penetration: 5 + Power 3 = 8 against 4 — gets through",
+        "Trooper 2, armour: 3 + Resistance 2 = 5 against 4 — holds",
+        "Trooper 1, penetration: 1 + Power 3 = 4 against 5 — stopped",
+        "Trooper 2, armour: 6 + Resistance 2 = 8 against 4 — pierced",
         "Trooper 2, terrain roll: 3 against Skill 4 — success",
         "Trooper 1, Breaching roll: 5 against Skill 4 — fail",
         "Trooper 2, collapse roll: 2 against Skill 4 — success",
@@ -809,7 +817,7 @@ def test_a_buildings_armour_die_opens_its_line_with_a_capital():
     starts the sentence."""
     names = scenario_names(load_scenario(SCENARIOS / "big-battle.json"))
     line = describe_roll(ev.Roll("north-bunker", "armour", 4, 5, 6, "win"), names)
-    assert line == "North bunker, armour: 4 + Resistance 5 = 9 against 6 — win"
+    assert line == "North bunker, armour: 4 + Resistance 5 = 9 against 6 — holds"
 
 
 def test_a_collapse_names_the_occupants_whose_dice_the_reader_saw():
