@@ -90,6 +90,7 @@ from campaign.rules.recovery import (
     awaiting_until,
     casualties_die,
     days_to_rally,
+    hits_to_survive,
     medical_capacity,
     medical_window_closes,
     medical_window_open,
@@ -1113,9 +1114,15 @@ def rally_when(state: CampaignUnitState, now: int, days: int | None) -> str:
     if days is not None:
         return f"its hits keep it below {Quality.RAW.label}; it rallies after {days} days of R&R"
     if medical_window_open(state, now) and casualties_die(state)[0].destroyed:
-        return (
-            "unless the medics save its Casualty hits, it is destroyed when their 24 hours are over"
+        # How many must be saved, as the roster's zone note says it (`recovery.zone_problem`):
+        # "its Casualty hits" read as all of them where fewer will do.
+        need, hits = hits_to_survive(state), state.casualty_hits
+        saved = (
+            f"at least {need} of its {hits} Casualty hits"
+            if need < hits
+            else f"its {plural(hits, 'Casualty hit')}"
         )
+        return f"unless the medics save {saved}, it is destroyed when their 24 hours are over"
     return "R&R alone will not rally it"
 
 

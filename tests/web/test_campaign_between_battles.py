@@ -160,6 +160,12 @@ def test_a_retreated_unit_awaiting_the_medics_is_told_what_their_24_hours_decide
         "within their 24 hours; if not, it is destroyed."
     )
     assert said in page
+    # Its card says the same number, not "its Casualty hits" as though all must be saved.
+    said = (
+        f"{unit.name} cannot go into battle while retreated in poor order: unless the medics "
+        "save at least 2 of its 5 Casualty hits, it is destroyed when their 24 hours are over."
+    )
+    assert said in page
     unit = _set(world, unit, casualty_hits=1)
     page = client.get(_url("unit", world, unit.pk)).text
     said = (
@@ -840,8 +846,8 @@ def test_a_medical_crew_its_own_dead_would_destroy_is_not_promised_back_at_work(
     page = login(client, world, "gm").get(_url("dashboard", world)).text
     idle = (
         "Red Company's Medical crew cannot work today: Aid Post is retreated in poor order, "
-        "and R&R alone will not bring it back to work: unless the medics save its Casualty "
-        "hits, it is destroyed when their 24 hours are over."
+        "and R&R alone will not bring it back to work: unless the medics save at least 1 of "
+        "its 2 Casualty hits, it is destroyed when their 24 hours are over."
     )
     assert escape(idle) in page
     assert "works again once it has rallied (unless" not in page
