@@ -318,7 +318,11 @@ def _attack_text(e: ev.Attack, names: Names) -> str:
         how = f"{attacker} attacks {target} in close combat (Power {e.power})"
     else:
         how = f"{attacker} fires {e.weapon} at {target} {_range_text(e.distance)} (Power {e.power})"
-    outcome = {"miss": "a miss", "damage": "damage", "no_damage": "a hit, no damage"}[e.outcome]
+    outcome = {
+        "miss": "a miss",
+        "damage": "a hit that does damage",
+        "no_damage": "a hit, no damage",
+    }[e.outcome]
     resistance = _resistance(e.target, names)
     if e.outcome == ev.AttackOutcome.NO_DAMAGE and resistance is not None and e.power < resistance:
         # A hit that fails to damage suppresses only when Power is at least the target's

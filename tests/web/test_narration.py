@@ -743,7 +743,9 @@ def test_the_end_a_ram_a_razing_and_a_turn_on_an_objective_are_told_in_words():
         "The battle ends in turn 3 at the turn limit: a draw."
     )
     ram = ev.Attack("b1", "r1", "", "ram", 2, 0.0, "damage")
-    assert describe(ram, names) == "Trooper 1 rams Trooper 2 (Power = Size 2): damage."
+    assert (
+        describe(ram, names) == "Trooper 1 rams Trooper 2 (Power = Size 2): a hit that does damage."
+    )
     back = ev.Attack("r1", "b1", "", "ram_back", 2, 0.0, "miss")
     assert describe(back, names) == "Trooper 2 strikes back at Trooper 1 (Power = Size 2): a miss."
     razed = ev.Score("blue", 3, "razed:farm", 4)
