@@ -116,6 +116,7 @@ from campaign.selectors import (
     force_roster,
     forces_then,
     history_standing,
+    leader_most_hit_points,
     medics_worked,
     notable_entries,
     revert_blockers,
@@ -2163,21 +2164,25 @@ class Change:
                 _experience(a),
                 not a.destroyed and _experience(b) != _experience(a),
             ),
-            ("Leader", _leader(b), _leader(a), b.leader != a.leader),
+            ("Leader", self._leader(b), self._leader(a), b.leader != a.leader),
         ]
+
+    def _leader(self, state: CampaignUnitState) -> str:
+        """Its leader and hit points as the unit's page says them: out of their full ones
+        when its character records them ("14 of 14 hit points", `working.hit_points`)."""
+        leader = state.leader
+        if leader is None:
+            return "—"
+        now = getattr(self.unit, "leader", None)
+        most = leader_most_hit_points(now) if now is not None and now.name == leader.name else None
+        shown = hit_points_shown(leader.hit_points, alive=leader.alive, most=most)
+        return f"{leader.name}, {shown}"
 
 
 def _experience(state: CampaignUnitState) -> str:
     # A destroyed unit's experience counts towards nothing: a dash, as its page gives its
     # hits, and no change to read in the row that tells it destroyed.
     return "—" if state.destroyed else str(state.experience)
-
-
-def _leader(state: CampaignUnitState) -> str:
-    leader = state.leader
-    if leader is None:
-        return "—"
-    return f"{leader.name}, {hit_points_shown(leader.hit_points, alive=leader.alive)}"
 
 
 def changes(

@@ -16,6 +16,8 @@ from campaign.models import CampaignBattle, Force, Unit
 from campaign.pages import Change, orders_going_in
 from campaign.rules.orders import clock_text
 from campaign.rules.state import CampaignUnitState, LeaderState
+from campaign.services.characters import character_create
+from campaign.services.roster import leader_attach
 from tests.web.campaign_world import login, raise_units
 from units.bucs import Quality
 
@@ -33,6 +35,23 @@ def test_a_dead_leader_is_dead_not_minus_23_hit_points(world):
                              leader=LeaderState("Capt. Mara Holt", -23, alive=False))  # fmt: skip
     leader = dict((what, (b, a)) for what, b, a, _ in Change(world.unit, alive, dead).cells())
     assert leader["Leader"] == ("Capt. Mara Holt, 8 hit points", "Capt. Mara Holt, dead")
+
+
+def test_a_reviews_leader_column_gives_a_characters_hit_points_out_of_its_full_ones(world):
+    """The unit's page says "Lt. Ada Reyes, 14 of 14 hit points"; the review tables (Apply,
+    Revert, the clock's) said "14 hit points" of the same leader."""
+    gm = world.users["gm"]
+    reyes = character_create(campaign=world.campaign, name="Lt. Ada Reyes", hit_points=14,
+                             actor=gm)  # fmt: skip
+    leader_attach(unit=world.unit, character=reyes, actor=gm)
+    unit = Unit.objects.get(pk=world.unit.pk)
+    before = unit.state
+    after = before.but(leader=LeaderState("Lt. Ada Reyes", 5))
+    cells = {what: (b, a) for what, b, a, _ in Change(unit, before, after).cells()}
+    assert cells["Leader"] == (
+        "Lt. Ada Reyes, 14 of 14 hit points",
+        "Lt. Ada Reyes, 5 of 14 hit points",
+    )
 
 
 def test_a_reviews_hits_column_names_only_the_kinds_of_hit_a_unit_carries(world):
