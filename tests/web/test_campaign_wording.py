@@ -419,7 +419,7 @@ def test_an_engagements_hit_says_what_the_unit_fights_as_from_then_on(client, wo
     for hit in stepped:
         kind = hit["kind"].capitalize()
         name, fights_as = names[hit["unit"]], hit["fights_as"]
-        assert f"{name} took a {kind} hit: it then fought as {fights_as}</p>" in page
+        assert f"{name} took a {kind} hit: it then fought as {fights_as}.</p>" in page
 
 
 def test_the_engagements_list_names_the_winners_force_and_counts_rounds_in_words(client, world):

@@ -52,7 +52,7 @@ def test_a_name_ending_in_s_takes_the_apostrophe_alone():
         {"event": "leader_died", "round": 1, "unit": "d", "morale_hits": 2},
         leader=None,  # a log that kept no leader's name says whose leader it was
     )  # fmt: skip
-    assert "Sappers' leader took 3d6: 3, 4, 5" in text
+    assert "Sappers' leader took 3d6: 3, 4, 5 → dead." in text
     assert "Sappers' leader died" in text
     assert "Sappers's" not in text
 
@@ -67,7 +67,7 @@ def test_a_leaders_wounds_and_death_name_the_leader_and_the_unit_it_leads():
          "died": True},
         {"event": "leader_died", "round": 1, "unit": "d", "morale_hits": 2},
     )  # fmt: skip
-    assert "Sgt Holt, leading Sappers, took 3d6: 3, 4, 5 → dead" in text
+    assert "Sgt Holt, leading Sappers, took 3d6: 3, 4, 5 → dead." in text
     assert "Sgt Holt, leading Sappers, died: 2 Morale hits at once" in text
 
 
@@ -103,7 +103,7 @@ def test_a_hit_kit_ignored_before_the_break_is_said_to_have_been_ignored():
     broken = {"event": "broken", "round": 1, "unit": "d", "removed": "retreated"}
     text = _log(_pairing(4), _hit(), ignored("casualty", "armor"), _hit(), broken)
     assert "4 hits; the first 3 (Armor ignored one) broke Sappers, so the last never landed" in text
-    assert "Sappers took a Casualty hit — ignored (Armor)" in text
+    assert "Sappers took a Casualty hit — ignored (Armor)." in text
     text = _log(
         _pairing(5),
         ignored("morale", "excellent"),
@@ -116,7 +116,7 @@ def test_a_hit_kit_ignored_before_the_break_is_said_to_have_been_ignored():
         "5 hits; the first 4 (Excellent equipment ignored one, Armor one) broke Sappers, "
         "so the last never landed"
     ) in text
-    assert "Sappers took a Morale hit — ignored (Excellent equipment)" in text
+    assert "Sappers took a Morale hit — ignored (Excellent equipment)." in text
 
 
 def test_a_round_that_happened_is_told_in_the_past_as_a_battles_story_is():
@@ -130,7 +130,7 @@ def test_a_round_that_happened_is_told_in_the_past_as_a_battles_story_is():
         {"event": "broken", "round": 1, "unit": "d", "removed": "destroyed"},
     )
     assert "a tie: nothing happened" in text
-    assert "Sappers took a Morale hit: it then fought as Inexperienced" in text
+    assert "Sappers took a Morale hit: it then fought as Inexperienced." in text
     assert "Sappers was destroyed." in text
     for present in ("happens", "takes a", "now fights", "is destroyed", "retreats"):
         assert present not in text, present
