@@ -1,0 +1,35 @@
+"""What the table's forms offer and refuse, as the GM and the players read them on the
+Characters, Orders and Checks pages (`campaign.table_forms`)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Character, Leader
+from campaign.services import leader_attach
+from campaign.services.characters import character_create
+from tests.web.campaign_world import login
+from tests.web.test_table_pages import _offered, _table_units
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(client, world, name: str) -> str:
+    return client.get(reverse(f"campaign:{name}", args=[world.campaign.pk])).text
+
+
+def test_a_unit_whose_leader_died_is_offered_a_new_one(client, world):
+    """A unit keeps its fallen leader at its head, dead: it leads it no more, so the join form
+    offers the unit a new leader, where one led by a living character is left out."""
+    _, _, ready = _table_units(world)
+    gm = world.users["gm"]
+    reyes = character_create(campaign=world.campaign, name="Lt. Ada Reyes", hit_points=9,
+                             actor=gm)  # fmt: skip
+    leader_attach(unit=ready, character=reyes, actor=gm)
+    label = f"{ready.name} ({ready.force.name})"
+    login(client, world, "gm")
+    assert label not in _offered(_page(client, world, "characters"), "join-form", "unit")
+    Leader.objects.filter(character=reyes).update(hit_points=-12, alive=False)
+    Character.objects.filter(pk=reyes.pk).update(hit_points=-12, alive=False)
+    assert label in _offered(_page(client, world, "characters"), "join-form", "unit")
