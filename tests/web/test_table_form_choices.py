@@ -33,3 +33,27 @@ def test_a_unit_whose_leader_died_is_offered_a_new_one(client, world):
     Leader.objects.filter(character=reyes).update(hit_points=-12, alive=False)
     Character.objects.filter(pk=reyes.pk).update(hit_points=-12, alive=False)
     assert label in _offered(_page(client, world, "characters"), "join-form", "unit")
+
+
+@pytest.fixture
+def elsewhere(world):
+    """A second campaign, run by a GM who has no part in the world's."""
+    from campaign.services import campaign_create
+
+    return campaign_create(name="Elsewhere", gm=world.users["outsider"], ruleset="combined_arms")
+
+
+def test_a_gm_cannot_call_off_an_order_of_another_campaign(client, world, elsewhere):
+    from campaign.models import Order
+    from campaign.services.orders import order_give
+
+    gm = world.users["gm"]
+    rowan = character_create(campaign=world.campaign, name="Lt. Rowan", hit_points=13, actor=gm)
+    _, _, ready = _table_units(world)
+    order = order_give(giver=rowan, unit=ready, kind="attack", actor=gm)
+    login(client, world, "outsider")
+    url = reverse("campaign:order-call-off", args=[elsewhere.pk])
+    response = client.post(url, {"order": order.pk})
+    assert response.status_code == 400
+    assert "That Order is not one of this campaign&#x27;s." in response.text
+    assert Order.objects.get(pk=order.pk).called_off_at is None
