@@ -1,0 +1,24 @@
+"""The history's words for a unit's experience and a name's possessive, as pages print them
+(`campaign.rules.history`)."""
+
+from __future__ import annotations
+
+from campaign.rules.history import experience_text, possessive
+
+
+def test_experience_left_as_it_was_is_said_without_its_points_before():
+    assert experience_text({"experience": 2}, {"experience": 2}, "green") == (
+        "has 2 of the 2 experience points it needs to rise to Inexperienced"
+    )
+
+
+def test_experience_lost_at_the_same_quality_is_held_with_its_points_before_not_begun_again():
+    before, after = {"experience": 2, "quality": "green"}, {"experience": 1, "quality": "green"}
+    assert experience_text(before, after) == (
+        "has 1 (2 before) of the 2 experience points it needs to rise to Inexperienced"
+    )
+
+
+def test_a_name_ending_in_a_capital_s_takes_the_apostrophe_alone():
+    assert possessive("SAPPERS") == "SAPPERS'"
+    assert possessive("Iron Wolf") == "Iron Wolf's"
