@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from campaign.rules.history import experience_text, possessive
+from campaign.rules.history import experience_text, possessive, story_text
 
 
 def test_experience_left_as_it_was_is_said_without_its_points_before():
@@ -22,3 +22,11 @@ def test_experience_lost_at_the_same_quality_is_held_with_its_points_before_not_
 def test_a_name_ending_in_a_capital_s_takes_the_apostrophe_alone():
     assert possessive("SAPPERS") == "SAPPERS'"
     assert possessive("Iron Wolf") == "Iron Wolf's"
+
+
+def test_a_destroyed_units_story_says_it_was_destroyed_not_the_experience_it_kept():
+    before = {"status": "ready", "experience": 1, "quality": "green"}
+    after = {"status": "destroyed", "experience": 3}
+    unit = {"status": "destroyed", "quality": "green", "experience": 3}
+    assert story_text(before, after, unit) == "was destroyed"
+    assert story_text(before, after, unit, headlines=False) == ""

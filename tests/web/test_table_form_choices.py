@@ -7,9 +7,10 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Character, Leader
-from campaign.services import leader_attach
+from campaign.services import leader_attach, unit_edit
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login
+from tests.web.test_forms_left_out import _left_out
 from tests.web.test_table_pages import _offered, _table_units
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +58,18 @@ def test_a_gm_cannot_call_off_an_order_of_another_campaign(client, world, elsewh
     assert response.status_code == 400
     assert "That Order is not one of this campaign&#x27;s." in response.text
     assert Order.objects.get(pk=order.pk).called_off_at is None
+
+
+def test_the_training_form_says_an_experienced_unit_is_as_high_as_training_goes(client, world):
+    _, _, ready = _table_units(world)
+    gm = world.users["gm"]
+    character_create(campaign=world.campaign, name="Maj. Kane", hit_points=12,
+                     feats=["special_forces"], actor=gm)  # fmt: skip
+    unit_edit(unit=ready, changes={"quality": "experienced"}, reason="veterans", actor=gm)
+    login(client, world, "gm")
+    page = _page(client, world, "characters")
+    label = f"{ready.name} ({ready.force.name})"
+    assert label not in _offered(page, "train-form", "unit")
+    assert f"Experienced: training raises a unit to Experienced at most: {label}." in _left_out(
+        page, "train-form"
+    )
