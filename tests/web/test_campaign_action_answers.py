@@ -55,3 +55,21 @@ def test_an_undo_goes_back_only_to_a_page_of_its_own_campaign(client, world, awa
         answer = client.post(undo_url, {"reason": "the wrong unit", "next": next_page})
         assert answer.status_code == 302
         assert answer["Location"] == lands
+
+
+def test_leaving_with_someone_elses_one_time_key_is_refused_not_taken_for_their_leaving(
+    client, world
+):
+    """The spectator leaves under a key; the rival's Leave sent with that same key is not
+    answered with the spectator's "You have left": it is refused, and the rival stays."""
+    from campaign.models import Membership
+
+    key = str(uuid.uuid4())
+    url = _url("leave", world)
+    login(client, world, "spectator")
+    assert client.post(url, {"request_key": key})["Location"] == reverse("campaign:list")
+    login(client, world, "rival")
+    again = client.post(url, {"request_key": key})
+    assert again.status_code == 400
+    assert "This form is damaged; reload the page and try again." in again.text
+    assert Membership.objects.filter(campaign=world.campaign, user=world.users["rival"]).exists()
