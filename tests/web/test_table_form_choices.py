@@ -73,3 +73,21 @@ def test_the_training_form_says_an_experienced_unit_is_as_high_as_training_goes(
     assert f"Experienced: training raises a unit to Experienced at most: {label}." in _left_out(
         page, "train-form"
     )
+
+
+def test_a_campaign_with_as_many_ready_units_as_a_form_lists_still_lists_them(
+    client, world, monkeypatch
+):
+    """Up to `selectors.LIST_EVERY_UNIT` ready units the table's forms list them, that many
+    included; one more and the GM types the unit's name."""
+    from campaign import selectors
+    from campaign.selectors import ready_count
+
+    _, _, ready = _table_units(world)
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", ready_count(campaign=world.campaign))
+    login(client, world, "gm")
+    label = f"{ready.name} ({ready.force.name})"
+    assert _offered(_page(client, world, "orders"), "order-form", "unit") == [label]
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", ready_count(campaign=world.campaign) - 1)
+    form = _page(client, world, "orders").split('id="order-form"')[1].split("</form>")[0]
+    assert '<select name="unit"' not in form and 'name="unit"' in form
