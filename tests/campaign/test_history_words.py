@@ -30,3 +30,20 @@ def test_a_destroyed_units_story_says_it_was_destroyed_not_the_experience_it_kep
     unit = {"status": "destroyed", "quality": "green", "experience": 3}
     assert story_text(before, after, unit) == "was destroyed"
     assert story_text(before, after, unit, headlines=False) == ""
+
+
+def test_a_leaders_hit_points_left_as_they_were_say_no_up_or_down():
+    reyes = {"name": "Lt. Reyes", "hit_points": 9, "alive": True}
+    assert story_text({"leader": reyes}, {"leader": dict(reyes)}, {}) == (
+        "Lt. Reyes is at 9 hit points"
+    )
+    assert story_text({"leader": reyes}, {"leader": {**reyes, "hit_points": 12}}, {}, 14) == (
+        "Lt. Reyes is at 12 of 14 hit points, up from 9"
+    )
+
+
+def test_skill_lost_is_told_only_when_more_is_lost():
+    assert story_text({"skill_lost": 2}, {"skill_lost": 2}, {}) == ""
+    assert story_text({"skill_lost": 1}, {"skill_lost": 2}, {}) == (
+        "lost 1 point of Skill to suppression for good, 2 in all"
+    )
