@@ -91,3 +91,38 @@ def test_a_campaign_with_as_many_ready_units_as_a_form_lists_still_lists_them(
     monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", ready_count(campaign=world.campaign) - 1)
     form = _page(client, world, "orders").split('id="order-form"')[1].split("</form>")[0]
     assert '<select name="unit"' not in form and 'name="unit"' in form
+
+
+def test_a_check_with_as_many_ready_units_as_it_lists_still_lists_them(client, world, monkeypatch):
+    """Up to `CHECK_LISTS_AT_MOST` ready units a check's fields list them, that many included;
+    one more and its unit is typed, the ready ones suggested."""
+    from campaign import table_forms
+    from campaign.selectors import ready_count
+
+    _, _, ready = _table_units(world)
+    count = ready_count(campaign=world.campaign)
+    monkeypatch.setattr(table_forms, "CHECK_LISTS_AT_MOST", count)
+    login(client, world, "gm")
+    label = f"{ready.name} ({ready.force.name})"
+    assert _offered(_page(client, world, "checks"), "skill-form", "lead") == [label]
+    monkeypatch.setattr(table_forms, "CHECK_LISTS_AT_MOST", count - 1)
+    form = _page(client, world, "checks").split('id="skill-form"')[1].split("</form>")[0]
+    assert '<select name="lead"' not in form and f'list="{table_forms.CHECK_UNITS_LIST}"' in form
+
+
+def test_a_campaign_with_as_many_living_characters_as_a_form_lists_still_lists_them(
+    client, world, monkeypatch
+):
+    from campaign import selectors
+
+    gm = world.users["gm"]
+    for name in ("Lt. Ash", "Sgt. Birch"):
+        character_create(campaign=world.campaign, name=name, hit_points=10, actor=gm)
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 2)
+    login(client, world, "gm")
+    form = _page(client, world, "characters").split('id="heal-form"')[1].split("</form>")[0]
+    assert '<select name="character"' in form
+    assert "Lt. Ash (10 of 10 hit points)" in form
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 1)
+    form = _page(client, world, "characters").split('id="heal-form"')[1].split("</form>")[0]
+    assert '<select name="character"' not in form and 'name="character"' in form
