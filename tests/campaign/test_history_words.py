@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
-from campaign.rules.history import experience_text, possessive, story_text
+from campaign.rules.history import (
+    changes_text,
+    experience_text,
+    possessive,
+    story_text,
+    undone_text,
+)
 
 
 def test_experience_left_as_it_was_is_said_without_its_points_before():
@@ -46,4 +52,22 @@ def test_skill_lost_is_told_only_when_more_is_lost():
     assert story_text({"skill_lost": 2}, {"skill_lost": 2}, {}) == ""
     assert story_text({"skill_lost": 1}, {"skill_lost": 2}, {}) == (
         "lost 1 point of Skill to suppression for good, 2 in all"
+    )
+
+
+def test_an_engagement_saved_under_its_default_name_is_undone_by_its_units_alone():
+    assert undone_text("engagement", 2, "engagement", "engagement, Squad 1 against Iron Wolf") == (
+        "the engagement of day 2, Squad 1 against Iron Wolf, is undone"
+    )
+    assert undone_text(
+        "experience", 2, "engagement", "Quick resolve, Squad 1 against Iron Wolf"
+    ) == ("the experience from the engagement of day 2, Squad 1 against Iron Wolf, is undone")
+
+
+def test_a_fight_kept_in_the_medics_window_earning_its_points_is_told_as_experience_alone():
+    before = {"experience": 1, "window_fights": [{"day": 1}]}
+    after = {"experience": 3, "window_fights": [{"day": 1, "points": 2}]}
+    assert changes_text(before, after) == "experience 1 → 3"
+    assert changes_text({"window_fights": []}, {"window_fights": [{"day": 1}]}) == (
+        "fights kept in the medics' 24 hours 0 → 1"
     )
