@@ -71,3 +71,12 @@ def test_a_fight_kept_in_the_medics_window_earning_its_points_is_told_as_experie
     assert changes_text({"window_fights": []}, {"window_fights": [{"day": 1}]}) == (
         "fights kept in the medics' 24 hours 0 → 1"
     )
+
+
+def test_a_change_says_whether_the_unit_is_in_the_combat_zone_and_a_unit_with_no_specialty_none():
+    assert changes_text({"in_combat_zone": True}, {"in_combat_zone": False}) == (
+        "in the combat zone yes → no"
+    )
+    assert changes_text({"specialties": ["infantry"]}, {"specialties": []}) == (
+        "specialties Infantry → none"
+    )
