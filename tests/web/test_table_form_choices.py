@@ -126,3 +126,25 @@ def test_a_campaign_with_as_many_living_characters_as_a_form_lists_still_lists_t
     monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 1)
     form = _page(client, world, "characters").split('id="heal-form"')[1].split("</form>")[0]
     assert '<select name="character"' not in form and 'name="character"' in form
+
+
+def test_a_unit_sent_to_join_that_a_living_character_leads_is_refused_naming_its_leader(
+    client, world
+):
+    """Sent from a page drawn before another character took the unit's head, the join is
+    refused by the unit's name and who leads it, and the character stays where it was."""
+    _, _, ready = _table_units(world)
+    gm = world.users["gm"]
+    reyes = character_create(campaign=world.campaign, name="Lt. Ada Reyes", hit_points=9,
+                             actor=gm)  # fmt: skip
+    kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=9, actor=gm)
+    leader_attach(unit=ready, character=reyes, actor=gm)
+    login(client, world, "gm")
+    url = reverse("campaign:character-join", args=[world.campaign.pk])
+    response = client.post(url, {"character": kane.pk, "unit": ready.pk})
+    assert response.status_code == 400
+    assert (
+        f"{ready.name} ({ready.force.name}) cannot take a leader: Lt. Ada Reyes leads it already"
+        in response.text
+    )
+    assert not Leader.objects.filter(character=kane).exists()
