@@ -148,3 +148,27 @@ def test_a_unit_sent_to_join_that_a_living_character_leads_is_refused_naming_its
         in response.text
     )
     assert not Leader.objects.filter(character=kane).exists()
+
+
+def test_a_character_typed_by_name_in_another_case_is_found_only_when_one_name_fits(
+    client, world, monkeypatch
+):
+    """A campaign with more living characters than a form lists asks them by name: one typed
+    in another case is found when only one name fits it, and refused when two do."""
+    from campaign import selectors
+
+    gm = world.users["gm"]
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=12, actor=gm)
+    character_create(campaign=world.campaign, name="Sgt. Birch", hit_points=12, actor=gm)
+    Character.objects.filter(pk=ash.pk).update(hit_points=3)
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 1)
+    login(client, world, "gm")
+    url = reverse("campaign:character-heal", args=[world.campaign.pk])
+    heal = {"hit_points": "2", "reason": "rests a night"}
+    assert client.post(url, {**heal, "character": "lt. ash"}).status_code == 302
+    assert Character.objects.get(pk=ash.pk).hit_points == 5
+    character_create(campaign=world.campaign, name="LT. ASH", hit_points=12, actor=gm)
+    refused = client.post(url, {**heal, "character": "lt. ash"})
+    assert refused.status_code == 400
+    assert "No character of the campaign is named “lt. ash”." in refused.text
+    assert Character.objects.get(pk=ash.pk).hit_points == 5
