@@ -3,6 +3,8 @@ Characters, Orders and Checks pages (`campaign.table_forms`)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -172,3 +174,25 @@ def test_a_character_typed_by_name_in_another_case_is_found_only_when_one_name_f
     assert refused.status_code == 400
     assert "No character of the campaign is named “lt. ash”." in refused.text
     assert Character.objects.get(pk=ash.pk).hit_points == 5
+
+
+def test_a_requisition_kept_before_its_bonus_was_asked_again_with_none(client, world):
+    """A refused Requisition kept before its roll held the character's bonus comes back to the
+    form with a bonus of 0, which is what it rolled with."""
+    from campaign.models import TableRoll, Unit
+    from campaign.services.checks import requisition_run
+
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    roll = requisition_run(force=world.force, unit_type=card, name="Heroes", quality="experienced",
+                           equipment="excellent", specialties=["infantry"], bonus=-40, seed=1,
+                           actor=world.users["gm"])  # fmt: skip
+    assert not roll.result["success"]
+    TableRoll.objects.filter(pk=roll.pk).update(
+        setup={k: v for k, v in roll.setup.items() if k != "bonus"}
+    )
+    login(client, world, "gm")
+    url = reverse("campaign:checks", args=[world.campaign.pk])
+    form = client.get(f"{url}?again={roll.pk}").text.split('id="requisition-form"')[1]
+    form = form.split("</form>")[0]
+    assert 'value="Heroes"' in form
+    assert re.search(r'<input type="number" name="bonus" value="0"', form)
