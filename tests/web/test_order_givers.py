@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.services import leader_attach, unit_create
+from campaign.services import leader_attach, unit_create, unit_edit
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login
 
@@ -49,3 +49,20 @@ def test_it_offers_each_giver_with_the_units_it_orders(client, world):
     # A player's own form offers their characters by name: the units are theirs.
     page = login(client, world, "player").get(reverse("campaign:orders", args=[campaign.pk]))
     assert _givers(page.text) == ["Lt. Ash"]
+
+
+def test_a_giver_at_the_head_of_a_destroyed_unit_is_offered_without_it(client, world):
+    """A player's character who led another force's unit, destroyed since, orders no more than
+    its player's forces: the destroyed unit takes no Order."""
+    campaign, gm = world.campaign, world.users["gm"]
+    ash = character_create(
+        campaign=campaign, name="Lt. Ash", hit_points=9, player=world.users["player"], actor=gm
+    )
+    card = world.enemy_unit.unit_type
+    led = unit_create(
+        force=world.enemy, unit_type=card, name="Lone Wolf", specialties=["mechanized"]
+    )
+    leader_attach(unit=led, character=ash, actor=gm)
+    unit_edit(unit=led, changes={"status": "destroyed"}, reason="overrun", actor=gm)
+    page = login(client, world, "gm").get(reverse("campaign:orders", args=[campaign.pk])).text
+    assert _givers(page) == [f"Lt. Ash (player's: orders {world.force.name})"]
