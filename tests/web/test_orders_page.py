@@ -672,3 +672,19 @@ def test_an_order_other_than_use_skill_given_hours_says_what_to_do_and_keeps_wha
     assert re.search(r'<option value="attack" selected>', form)
     assert 'value="take the ridge"' in form
     assert not Order.objects.exists()
+
+
+def test_a_player_with_no_living_character_of_their_own_is_told_so_whoever_else_has_one(
+    client, world
+):
+    """Another player's characters give the player's units no Order: a player with none of
+    their own is told so, with no form to fill, though the campaign has living characters."""
+    gm = world.users["gm"]
+    character_create(campaign=world.campaign, name="Maj. Kite", hit_points=9,
+                     player=world.users["rival"], actor=gm)  # fmt: skip
+    page = login(client, world, "player").get(_orders(world)).text
+    assert "you have no living character in this campaign" in page
+    assert 'id="order-form"' not in page
+    page = login(client, world, "rival").get(_orders(world)).text
+    assert "you have no living character in this campaign" not in page
+    assert 'id="order-form"' in page
