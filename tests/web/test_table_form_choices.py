@@ -196,3 +196,21 @@ def test_a_requisition_kept_before_its_bonus_was_asked_again_with_none(client, w
     form = form.split("</form>")[0]
     assert 'value="Heroes"' in form
     assert re.search(r'<input type="number" name="bonus" value="0"', form)
+
+
+def test_a_requisition_offers_and_takes_only_the_cards_of_the_campaigns_ruleset(client, world):
+    from campaign.models import Unit
+    from units.models import Ruleset, UnitType
+
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    other = UnitType.objects.create(name="Zaku II", ruleset=Ruleset.ONE_YEAR_WAR,
+                                    kind=UnitType.Kind.UNIT, card=card.card)  # fmt: skip
+    login(client, world, "gm")
+    page = _page(client, world, "checks")
+    form = page.split('id="requisition-form"')[1].split("</form>")[0]
+    assert card.name in form and "Zaku II" not in form
+    url = reverse("campaign:requisition", args=[world.campaign.pk])
+    asked = {"force": world.force.pk, "unit_type": other.pk, "name": "Stray", "quality": "green",
+             "equipment": "adequate", "specialties": ["infantry"], "bonus": "40"}  # fmt: skip
+    assert client.post(url, asked).status_code == 400
+    assert not world.force.units.filter(name="Stray").exists()
