@@ -331,3 +331,16 @@ def test_a_battles_card_sheet_says_whose_cards_it_leaves_out_and_refuses_a_sheet
     assert page.count('<article class="unit-card">') == 1
     assert "<p>Red Company · " in page and "<p>Blue Battalion · " not in page
     assert "Blue Battalion's 1 unit is left out: you see that force only in summary." in page
+
+
+def test_only_the_gms_read_an_engagements_revert_form_or_why_it_cannot_be_reverted(client, world):
+    from tests.web.test_campaign_access import ENGAGEMENT
+
+    url = reverse("campaign:engagement", args=[world.campaign.pk, ENGAGEMENT(world)])
+    for role in ("gm", "co_gm"):
+        page = login(client, world, role).get(url).text
+        assert 'id="revert-form"' in page or "cannot be reverted as its units stand" in page
+    for role in ("player", "rival", "spectator"):
+        page = login(client, world, role).get(url).text
+        assert 'id="revert-form"' not in page, role
+        assert "cannot be reverted as its units stand" not in page, role
