@@ -1,5 +1,6 @@
 """What the table's forms offer and refuse, as the GM and the players read them on the
-Characters, Orders and Checks pages (`campaign.table_forms`)."""
+Characters, Orders and Checks pages (`campaign.table_forms`), and what another campaign's GM
+finds of this campaign's records there: nothing."""
 
 from __future__ import annotations
 
@@ -214,3 +215,18 @@ def test_a_requisition_offers_and_takes_only_the_cards_of_the_campaigns_ruleset(
              "equipment": "adequate", "specialties": ["infantry"], "bonus": "40"}  # fmt: skip
     assert client.post(url, asked).status_code == 400
     assert not world.force.units.filter(name="Stray").exists()
+
+
+def test_an_engagement_of_another_campaign_is_not_found_there(client, world, elsewhere):
+    """The GM of another campaign who puts this campaign's engagement under their own reads
+    nothing of it and reverts nothing: no such engagement there."""
+    from campaign.models import Engagement
+    from tests.web.test_campaign_access import ENGAGEMENT
+
+    engagement = ENGAGEMENT(world)
+    login(client, world, "outsider")
+    url = reverse("campaign:engagement", args=[elsewhere.pk, engagement])
+    assert client.get(url).status_code == 404
+    revert = reverse("campaign:engagement-revert", args=[elsewhere.pk, engagement])
+    assert client.post(revert, {"reason": "mine now"}).status_code == 404
+    assert Engagement.objects.get(pk=engagement).state == Engagement.State.APPLIED
