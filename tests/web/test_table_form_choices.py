@@ -230,3 +230,23 @@ def test_an_engagement_of_another_campaign_is_not_found_there(client, world, els
     revert = reverse("campaign:engagement-revert", args=[elsewhere.pk, engagement])
     assert client.post(revert, {"reason": "mine now"}).status_code == 404
     assert Engagement.objects.get(pk=engagement).state == Engagement.State.APPLIED
+
+
+def test_the_join_form_offers_the_survivor_of_a_destroyed_unit_as_leading_nothing(client, world):
+    """A character at the head of a unit is offered to join another as leading it; the survivor
+    of a unit destroyed since leads nothing, and is offered by name alone."""
+    _, _, ready = _table_units(world)
+    gm = world.users["gm"]
+    reyes = character_create(campaign=world.campaign, name="Lt. Ada Reyes", hit_points=9,
+                             actor=gm)  # fmt: skip
+    leader_attach(unit=ready, character=reyes, actor=gm)
+    login(client, world, "gm")
+
+    def offered() -> list[str]:
+        form = _page(client, world, "characters").split('id="join-form"')[1]
+        select = form.split('name="character"')[1].split("</select>")[0]
+        return re.findall(r'<option value="\d+"[^>]*>([^<]*)</option>', select)
+
+    assert offered() == [f"Lt. Ada Reyes (leads {ready.name})"]
+    unit_edit(unit=ready, changes={"status": "destroyed"}, reason="overrun", actor=gm)
+    assert offered() == ["Lt. Ada Reyes"]
