@@ -250,3 +250,25 @@ def test_the_join_form_offers_the_survivor_of_a_destroyed_unit_as_leading_nothin
     assert offered() == [f"Lt. Ada Reyes (leads {ready.name})"]
     unit_edit(unit=ready, changes={"status": "destroyed"}, reason="overrun", actor=gm)
     assert offered() == ["Lt. Ada Reyes"]
+
+
+def test_a_trainer_typed_by_name_who_trains_no_unit_is_refused_by_the_form(
+    client, world, monkeypatch
+):
+    from campaign import selectors
+
+    _, _, ready = _table_units(world)
+    gm = world.users["gm"]
+    character_create(campaign=world.campaign, name="Maj. Kane", hit_points=12,
+                     feats=["special_forces"], actor=gm)  # fmt: skip
+    character_create(campaign=world.campaign, name="Sgt. Birch", hit_points=12, actor=gm)
+    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 1)
+    login(client, world, "gm")
+    url = reverse("campaign:character-train", args=[world.campaign.pk])
+    unit = f"{ready.name} ({ready.force.name})"
+    refused = client.post(url, {"character": "Sgt. Birch", "unit": unit})
+    assert refused.status_code == 400
+    assert "Sgt. Birch is neither Special Forces nor a Strategist, so trains no unit" in (
+        refused.text
+    )
+    assert not ready.history.filter(kind="training").exists()
