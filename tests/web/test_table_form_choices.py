@@ -272,3 +272,21 @@ def test_a_trainer_typed_by_name_who_trains_no_unit_is_refused_by_the_form(
         refused.text
     )
     assert not ready.history.filter(kind="training").exists()
+
+
+def test_a_check_that_lists_its_units_suggests_no_names_to_type(client, world, monkeypatch):
+    from campaign import table_forms
+    from campaign.selectors import ready_count
+
+    _, _, ready = _table_units(world)
+    login(client, world, "gm")
+    listed = _page(client, world, "checks")
+    assert f'<datalist id="{table_forms.CHECK_UNITS_LIST}">' not in listed
+    monkeypatch.setattr(
+        table_forms, "CHECK_LISTS_AT_MOST", ready_count(campaign=world.campaign) - 1
+    )
+    typed = _page(client, world, "checks")
+    suggested = typed.split(f'<datalist id="{table_forms.CHECK_UNITS_LIST}">')[1]
+    assert (
+        f'<option value="{ready.name} ({ready.force.name})">' in suggested.split("</datalist>")[0]
+    )
