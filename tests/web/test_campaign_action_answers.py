@@ -73,3 +73,14 @@ def test_leaving_with_someone_elses_one_time_key_is_refused_not_taken_for_their_
     assert again.status_code == 400
     assert "This form is damaged; reload the page and try again." in again.text
     assert Membership.objects.filter(campaign=world.campaign, user=world.users["rival"]).exists()
+
+
+@pytest.mark.parametrize("role", ["rival", "spectator"])
+def test_only_a_forces_owner_or_the_gms_send_its_medics_even_with_a_form_at_fault(
+    client, world, role
+):
+    """Refused before the form is read: someone who may not direct the force's medics is told
+    so (403), not shown the force's medics form with its faults."""
+    login(client, world, role)
+    url = _url("medical", world, world.force.pk)
+    assert client.post(url, {"reason": "x" * 2000, "how": "allocate"}).status_code == 403
