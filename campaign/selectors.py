@@ -215,7 +215,7 @@ def campaign_now(campaign: Campaign) -> int:
 def campaign_units(*, campaign: Campaign) -> QuerySet[Unit]:
     return (
         Unit.objects.filter(force__campaign=campaign)
-        .select_related("force", "unit_type", "leader")
+        .select_related("force", "unit_type", "leader__character")
         .order_by("force__name", "id")
     )
 
@@ -928,7 +928,7 @@ def revert_preview(
     every field its entries wrote goes back to what it was before them."""
     entries = list(
         HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
-        .select_related("unit__force", "unit__leader")
+        .select_related("unit__force", "unit__leader__character")
         .order_by("-pk")
     )
     states: dict[int, tuple[Unit, dict[str, Any]]] = {}
@@ -949,7 +949,7 @@ def revert_blockers(*, applied_entries: Sequence[int]) -> list[tuple[Unit, list[
     first: what the GM must undo first."""
     entries = list(
         HistoryEntry.objects.filter(pk__in=applied_entries)
-        .select_related("unit__force", "unit__leader")
+        .select_related("unit__force", "unit__leader__character")
         .order_by("-pk")
     )
     current = {entry.unit_id: entry.unit.state.to_json() for entry in entries}
@@ -1089,14 +1089,15 @@ def applied_changes(
 def outcome_entries(*, campaign_battle: CampaignBattle) -> list[HistoryEntry]:
     """The history entries the latest application of the outcome wrote, in order."""
     found = HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
-    return list(found.select_related("unit__force", "unit__leader").order_by("pk"))
+    return list(found.select_related("unit__force", "unit__leader__character").order_by("pk"))
 
 
 def revert_entries(*, applied: Iterable[int]) -> list[HistoryEntry]:
     """The history entries that undid the ``applied`` ones (a battle's outcome, an
     engagement), in order, with who wrote them: the first keeps who reverted, when and why."""
     found = HistoryEntry.objects.filter(reverts__pk__in=list(applied))
-    return list(found.select_related("unit__force", "unit__leader", "actor").order_by("pk"))
+    found = found.select_related("unit__force", "unit__leader__character", "actor")
+    return list(found.order_by("pk"))
 
 
 def entries_changes(
@@ -1334,7 +1335,7 @@ def advance_entries(*, campaign: Campaign, after_id: int, upto_id: int) -> list[
             pk__lte=upto_id,
             kind__in=[Kind.CASUALTIES, Kind.RECOVERY],
         )
-        .select_related("unit__force", "unit__leader")
+        .select_related("unit__force", "unit__leader__character")
         .order_by("id")
     )
 

@@ -280,7 +280,7 @@ def _validated_units(
     units = list(
         Unit.objects.select_for_update(of=("self",))
         .filter(pk__in=list(outcomes), force__campaign=campaign)
-        .select_related("leader", "force")
+        .select_related("leader__character", "force")
         .order_by("pk")
     )
     found = {unit.pk for unit in units}
@@ -655,7 +655,7 @@ def outcome_revert(
         unit.pk: unit
         for unit in Unit.objects.select_for_update(of=("self",))
         .filter(pk__in={entry.unit_id for entry in chosen})
-        .select_related("leader", "force__campaign")
+        .select_related("leader__character", "force__campaign")
     }
     if chosen:
         require_manager(units[chosen[0].unit_id].force.campaign, actor)
@@ -745,7 +745,7 @@ def revert_plan(
             unit.pk: unit
             for unit in Unit.objects.filter(
                 pk__in={entry.unit_id for entry in chosen}
-            ).select_related("leader", "force__campaign")
+            ).select_related("leader__character", "force__campaign")
         }
     errors: dict[str, list[str]] = {}
     current = {pk: unit.state.to_json() for pk, unit in units.items()}

@@ -868,7 +868,7 @@ def _engagement_aftermath(viewer: Viewer, record: Engagement) -> dict[str, Any]:
     the medics now, until when, and how to send them (`medics_due_context`)."""
     entries = list(
         HistoryEntry.objects.filter(pk__in=record.applied_entries)
-        .select_related("unit__force", "unit__leader")
+        .select_related("unit__force", "unit__leader__character")
         .order_by("pk")
     )
     shown, hidden = changes_for_reader(viewer, changes(entries_changes(entries), entries))

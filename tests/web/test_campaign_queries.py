@@ -184,3 +184,35 @@ def test_a_table_battles_page_costs_the_same_queries_whatever_its_number_of_unit
         assert page.status_code == 200 and f"0 of {card.card['hits']}" in page.text
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_battles_review_reads_its_leaders_characters_with_its_units(client, world):
+    """The Apply review's Leader column gives a character's hit points out of its full ones: each
+    leader's character is read with its unit, not one query a leader."""
+    from campaign.services.roster import leader_attach
+
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    gm = world.users["gm"]
+    login(client, world, "gm")
+    counts = []
+    for size in (1, 4):
+        sides = {
+            "attackers": raise_units(world.force, card, size, prefix=f"Led{size}"),
+            "defenders": raise_units(world.enemy, card, size, prefix=f"Foe{size}"),
+        }
+        for i, unit in enumerate(sides["attackers"]):
+            hero = character_create(
+                campaign=world.campaign, name=f"Lt. {size}-{i}", hit_points=12, actor=gm
+            )
+            leader_attach(unit=unit, character=hero, actor=gm)
+        battle = campaign_battle_record(
+            campaign=world.campaign, name=f"Led skirmish {size}", sides=sides, winner="attackers",
+            outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for s in sides.values() for u in s},
+            actor=gm,
+        )  # fmt: skip
+        url = reverse("campaign:battle-apply", args=[world.campaign.pk, battle.pk])
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url)
+        assert page.status_code == 200 and "of 12 hit points" in page.text
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
