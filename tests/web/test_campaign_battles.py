@@ -477,6 +477,14 @@ def test_progress_waits_for_the_campaign_then_refreshes_state_and_review(client,
     assert player.status_code == 286 and "Review and apply the outcome" not in player.text
 
 
+def test_progress_opened_without_htmx_leads_to_the_battles_page(client, world):
+    cb = world.engine_battle
+    login(client, world, "gm")
+    response = client.get(_url("battle-progress", world, cb.pk))
+    assert response.status_code == 302
+    assert response["Location"] == _url("battle", world, cb.pk)
+
+
 def test_a_gm_saves_a_map_and_sets_up_a_battle_on_it(client, world):
     from campaign.models import SavedMap
 

@@ -181,6 +181,17 @@ def test_the_revert_review_gives_back_what_the_outcome_changed(client, world):
     assert {c.unit.pk: c.after for c in page.context["changes"]} == preview
 
 
+def test_an_outcome_reverted_is_offered_for_apply_again(client, world):
+    battle = world.engine_battle
+    login(client, world, "gm")
+    done = client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
+    assert done.status_code == 302
+    assert CampaignBattle.objects.get(pk=battle.pk).state == CampaignBattle.State.REVERTED
+    review = client.get(_url("battle-apply", world, battle.pk))
+    assert review.status_code == 200
+    assert "Apply the outcome?" in review.text and "Apply these changes" in review.text
+
+
 def test_players_see_no_review(client, world):
     battle, _, _ = _doomed_battle(world)
     login(client, world, "player")
