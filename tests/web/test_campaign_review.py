@@ -78,6 +78,7 @@ def test_the_apply_review_shows_what_apply_then_does_and_writes_nothing(client, 
     page = client.get(response["Location"])
     summary = {c.unit.pk: c.after for c in page.context["changes"]}
     assert summary == preview and "Doomed" in page.text
+    assert "Outcome applied to 2 units: see below." in page.text
 
 
 def test_an_outcome_apply_would_refuse_says_why_and_offers_nothing_to_confirm(client, world):

@@ -44,6 +44,7 @@ def test_a_revert_that_would_be_refused_says_why_per_unit_and_offers_no_button(c
     assert page.status_code == 200
     text = page.text
     assert "The outcome cannot be reverted" in text
+    assert "a unit it changed has changed again since" in text
     assert "Revert these changes" not in text and 'name="confirm"' not in text
     said = f"{unit.name} ({unit.force.name}) has changed since: GM correction on day"
     assert text.count(said) == 1 and "a sniper" in text
@@ -53,6 +54,25 @@ def test_a_revert_that_would_be_refused_says_why_per_unit_and_offers_no_button(c
     assert refused.status_code == 400 and refused.text.count(said) == 1
     battle.refresh_from_db()
     assert battle.state == CampaignBattle.State.APPLIED
+
+
+def test_a_revert_refused_for_two_units_says_units_have_changed_again(client, world):
+    login(client, world, "gm")
+    battle = world.table_battle
+    assert (
+        client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"}).status_code == 302
+    )
+    battle.refresh_from_db()
+    entries = HistoryEntry.objects.filter(pk__in=battle.applied_entries)
+    units = {e.unit_id: e.unit for e in entries if "in_combat_zone" in e.after}
+    assert len(units) >= 2
+    for unit in list(units.values())[:2]:
+        unit_edit(unit=unit, changes={"in_combat_zone": not unit.in_combat_zone},
+                  reason="a sniper", actor=world.users["gm"])  # fmt: skip
+    page = client.get(_url("battle-revert", world, battle.pk))
+    assert page.status_code == 200
+    assert "units it changed have changed again since" in page.text
+    assert "a unit it changed has" not in page.text
 
 
 def _asks_for_the_reason_as_required(page: str) -> bool:
