@@ -75,6 +75,21 @@ def test_a_revert_refused_for_two_units_says_units_have_changed_again(client, wo
     assert "a unit it changed has" not in page.text
 
 
+def test_an_outcome_not_applied_is_not_offered_for_revert_and_says_why(client, world):
+    login(client, world, "gm")
+    battle = world.table_battle
+    assert battle.state == CampaignBattle.State.AWAITING
+    said = "Only an applied outcome can be reverted."
+    page = client.get(_url("battle-revert", world, battle.pk), follow=True)
+    assert page.redirect_chain == [(_url("battle", world, battle.pk), 302)]
+    assert said in page.text
+    # Sent with no reason, the refusal says the outcome is not applied, not only the reason.
+    refused = client.post(_url("battle-revert", world, battle.pk), {})
+    assert refused.status_code == 400 and said in refused.text
+    battle.refresh_from_db()
+    assert battle.state == CampaignBattle.State.AWAITING
+
+
 def _asks_for_the_reason_as_required(page: str) -> bool:
     """The reason's label says it is required, and so does its input (the browser's check)."""
     field = r'<label for="id_\w+_reason">Why \(required\)</label>\s*<input [^>]*name="reason"'
