@@ -99,7 +99,11 @@ def test_a_link_opened_by_another_account_or_logged_out_confirms_nothing(
     link = _link_in(mail.outbox[0].body)
     answer = login(client, world, "anonymous").get(link)
     assert answer.status_code == 302 and answer["Location"].startswith(reverse("login"))
-    refused = login(client, world, "rival").post(link)
+    # Opened by another account, the link says why before any button, as a page (not an error).
+    opened = login(client, world, "rival").get(link)
+    assert opened.status_code == 200
+    assert "This link was sent for the account player" in opened.content.decode()
+    refused = client.post(link)
     assert refused.status_code == 400
     text = refused.content.decode()
     assert (

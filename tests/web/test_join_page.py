@@ -4,6 +4,8 @@ co-GM) finds each waiting invitation's link on the dashboard; no one else does."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -64,6 +66,15 @@ def test_a_newcomer_makes_an_account_on_the_links_page_and_is_in_logged_in(clien
     gone = client.get(_join_url(invitation))
     assert gone.status_code == 404
     assert "It has been used, or the GM withdrew it." in gone.content.decode()
+
+
+def test_the_links_page_fills_in_the_address_or_the_name_the_invitation_was_sent_to(client, world):
+    by_address = client.get(_join_url(_invite(world, "erin@example.com"))).content.decode()
+    assert re.search(r'<input [^>]*name="email"[^>]*value="erin@example.com"', by_address)
+    assert not re.search(r'<input [^>]*name="username"[^>]*value=', by_address)
+    by_name = client.get(_join_url(_invite(world, "frank"))).content.decode()
+    assert re.search(r'<input [^>]*name="username"[^>]*value="frank"', by_name)
+    assert not re.search(r'<input [^>]*name="email"[^>]*value=', by_name)
 
 
 def test_a_refused_account_is_shown_again_with_its_errors_and_nothing_written(client, world):
