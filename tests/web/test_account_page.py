@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib import messages
 from django.core import mail
 from django.test import override_settings
 from django.urls import reverse
@@ -143,6 +144,31 @@ def test_removing_the_address_turns_the_notices_off(client, world):
     assert "You get no notices." in text
     player.refresh_from_db()
     assert player.email == "" and not Membership.objects.filter(email_notices=True).exists()
+
+
+def test_removing_an_address_with_no_notices_says_so_plainly_and_again_warns(client, world):
+    player = world.users["player"]
+    player.email = "player@example.org"
+    player.save()
+    Membership.objects.filter(user=player).update(email_notices=False)
+    login(client, world, "player")
+    answer = client.post(reverse("account-email-remove"), follow=True)
+    said = [(m.level, m.message) for m in answer.context["messages"]]
+    assert said == [(messages.SUCCESS, "Your e-mail address is removed.")]
+    again = client.post(reverse("account-email-remove"), follow=True)
+    said = [(m.level, m.message) for m in again.context["messages"]]
+    assert said == [(messages.WARNING, "Your account has no e-mail address to remove.")]
+
+
+def test_a_campaign_whose_notices_are_on_is_not_offered_to_turn_them_on(client, world):
+    player = world.users["player"]
+    player.email = "player@example.org"
+    player.save()
+    Membership.objects.filter(user=player).update(email_notices=True)
+    page = login(client, world, "player").get(ACCOUNT)
+    assert [m.campaign for m in page.context["notices_in"]] == [world.campaign]
+    assert page.context["notices_offered"] == []
+    assert "Each campaign's page turns them on" not in page.content.decode()
 
 
 @pytest.mark.parametrize(

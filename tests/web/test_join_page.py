@@ -77,6 +77,18 @@ def test_the_links_page_fills_in_the_address_or_the_name_the_invitation_was_sent
     assert not re.search(r'<input [^>]*name="email"[^>]*value=', by_name)
 
 
+def test_a_newcomer_who_gives_no_address_is_told_of_no_mail(client, world):
+    invitation = _invite(world)
+    answer = client.post(
+        _join_url(invitation),
+        {"username": "dave", "email": "", "password": PASSWORD, "password_again": PASSWORD},
+        follow=True,
+    )
+    text = answer.content.decode()
+    assert "You are in Op. Pages as a player." in text
+    assert "was mailed to it" not in text
+
+
 def test_a_refused_account_is_shown_again_with_its_errors_and_nothing_written(client, world):
     invitation = _invite(world)
     users = get_user_model().objects.count()
