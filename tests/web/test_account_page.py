@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from campaign import tasks
 from campaign.models import EmailChange, Membership
+from campaign.services import force_create
 from campaign.services.accounts import email_confirm_mail
 from tests.web.campaign_world import login
 
@@ -169,6 +170,12 @@ def test_a_campaign_whose_notices_are_on_is_not_offered_to_turn_them_on(client, 
     assert [m.campaign for m in page.context["notices_in"]] == [world.campaign]
     assert page.context["notices_offered"] == []
     assert "Each campaign's page turns them on" not in page.content.decode()
+
+
+def test_a_campaign_in_which_the_member_plays_two_forces_is_offered_once(client, world):
+    force_create(campaign=world.campaign, owner=world.users["player"], name="Green Company")
+    page = login(client, world, "player").get(ACCOUNT)
+    assert [m.campaign for m in page.context["notices_offered"]] == [world.campaign]
 
 
 @pytest.mark.parametrize(
