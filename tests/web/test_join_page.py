@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from campaign.models import Invitation, Membership
-from campaign.services import invitation_send
+from campaign.services import invitation_join, invitation_send
+from campaign.views import join
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db
@@ -142,6 +143,23 @@ def test_a_withdrawn_or_made_up_link_is_a_404_that_says_so(client, world):
             assert answer.status_code == 404
             assert "This invitation is not waiting" in answer.content.decode()
     assert not get_user_model().objects.filter(username="dave").exists()
+
+
+def test_an_invitation_withdrawn_as_its_button_is_pressed_says_it_is_not_waiting(
+    client, world, monkeypatch
+):
+    invitation = _invite(world, "someone@example.com")
+    login(client, world, "outsider")
+
+    def withdrawn_first(**kwargs):
+        Invitation.objects.filter(pk=invitation.pk).delete()
+        return invitation_join(**kwargs)
+
+    monkeypatch.setattr(join, "invitation_join", withdrawn_first)
+    answer = client.post(_join_url(invitation))
+    assert answer.status_code == 404
+    assert "This invitation is not waiting" in answer.content.decode()
+    assert not Membership.objects.filter(user=world.users["outsider"]).exists()
 
 
 def test_a_player_who_joins_with_no_force_is_told_the_gm_gives_them_one(client, world):
