@@ -47,6 +47,9 @@ def test_the_odds_are_run_on_exactly_this_set_up_and_named_as_the_campaign_names
     assert f'name="odds_run" value="{run.pk}"' in response.content.decode()
     panel = client.get(_url("battle-odds", world, run.pk), **HTMX)
     assert panel.status_code == 286  # finished: htmx stops polling
+    opened = client.get(_url("battle-odds", world, run.pk))
+    assert opened.status_code == 200  # opened as a page, not polled: an ordinary answer
+    assert "From 20 battles of exactly this set-up" in opened.content.decode()
     text = panel.content.decode()
     assert "From 20 battles of exactly this set-up" in text
     # The sides by their forces, as the page around the box names them, not the scenario's.
