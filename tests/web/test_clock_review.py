@@ -522,7 +522,8 @@ def test_a_unit_its_dead_destroy_is_told_no_experience_it_has_left(client, world
     unit = Unit.objects.get(pk=unit.pk)
     assert unit.status == "destroyed"
     page = client.get(_url("unit", world, unit.pk)).text
-    story = page.split('id="story-h"', 1)[1]
+    # The story's list alone: the correction form below it says why the unit was destroyed too.
+    story = page.split('id="story-h"', 1)[1].split("</ol>", 1)[0]
     (told,) = [item for item in story.split("<li>") if "hours died (" in item]
     told = told.split("</li>", 1)[0]
     assert "was destroyed" in told and "experience point" not in told
