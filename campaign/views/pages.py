@@ -491,14 +491,18 @@ def _at_the_table(unit: Unit, under_way: dict[int, Order]) -> AtTheTable | None:
     return at_the_table(unit, "" if order is None else _order_words(order))
 
 
-def _gives_order(viewer: Viewer, unit: Unit) -> bool:
+def _gives_order(viewer: Viewer, unit: Unit) -> tuple[bool, str]:
     """Whether the unit page leads the viewer to give the unit an Order: it can take one, and
-    the viewer may give it one (a player, with a living character of their own)."""
-    if not (Status(unit.status).fights and viewer.gives_orders_to(unit.force)):
-        return False
-    return (
-        viewer.manages or viewer.campaign.characters.filter(alive=True, player=viewer.user).exists()
-    )
+    the viewer may give it one (a player, with a living character of their own); and if not,
+    why, said to a viewer who gives the force's units Orders ("" to anyone else, who reads the
+    campaign's Orders)."""
+    if not viewer.gives_orders_to(unit.force):
+        return False, ""
+    if not Status(unit.status).fights:
+        return False, f"it takes none while {Status(unit.status).label.lower()}"
+    if viewer.manages or viewer.campaign.characters.filter(alive=True, player=viewer.user).exists():
+        return True, ""
+    return False, "you have no living character to give it one"
 
 
 def unit_context(
@@ -520,6 +524,7 @@ def unit_context(
     if before is not None and not story.entries:
         story = unit_story(unit=unit)  # nothing there: the latest entries
     history = unit_chart_entries(unit=unit, fields=UNIT_CHART_FIELDS)
+    gives_order, order_none_why = _gives_order(viewer, unit)
     context = base_context(
         viewer,
         unit=unit,
@@ -533,7 +538,8 @@ def unit_context(
         story_page=story,
         unit_charts=unit_charts(history, viewer.campaign.day),
         order_words=units_order_words(viewer.campaign, [unit]).get(unit.pk),
-        gives_order=_gives_order(viewer, unit),
+        gives_order=gives_order,
+        order_none_why=order_none_why,
         # Whoever directs the force's medics is led to its form, when it has a crew to send.
         sends_medics=line.needs_medics
         and viewer.may_direct(unit.force)

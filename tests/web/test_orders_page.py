@@ -157,7 +157,8 @@ def test_a_units_page_says_the_order_it_is_under(client, world):
     def said(role):
         page = login(client, world, role).get(url).text
         return re.search(
-            r'<dd id="unit-order">(.*?) · <a href="([^"]+)">(?:Orders|Give it an Order)</a></dd>',
+            r'<dd id="unit-order">(.*?) · <a href="([^"]+)">'
+            r"(?:See the campaign's Orders|Give it an Order)</a>[^<]*</dd>",
             page,
         )
 
@@ -360,9 +361,14 @@ def test_a_units_page_leads_whoever_may_order_it_to_the_form_with_the_unit_chose
 
     for role in ("gm", "player"):
         assert f'href="{give}">Give it an Order</a>' in link(role, ready), role
-    # Not the rival's to order, nor a unit out of action: the Orders page, to read.
-    assert f'href="{orders}">Orders</a>' in link("rival", ready)
-    assert f'href="{orders}">Orders</a>' in link("player", world.unit)  # retreated
+    # Not the rival's to order, nor the spectator's, nor a unit out of action: the Orders page,
+    # to read, saying why to whoever gives the unit's force Orders.
+    see = f'href="{orders}">See the campaign\'s Orders</a>'
+    assert link("rival", ready).endswith(f" · <a {see}")
+    assert link("spectator", ready).endswith(f" · <a {see}")
+    for role in ("player", "gm"):
+        said = f" · <a {see} (it takes none while retreated in poor order)"
+        assert link(role, world.unit).endswith(said), role
     # The form starts on the unit; an address naming no unit it offers starts on none.
     page = login(client, world, "player").get(f"{orders}?unit={ready.pk}").text
     assert re.search(rf'<option value="{ready.pk}" selected>', page)
@@ -374,7 +380,8 @@ def test_a_units_page_leads_whoever_may_order_it_to_the_form_with_the_unit_chose
         assert page.status_code == 200 and not re.search(r'value="\d+" selected>', unit_field)
     # A player with no living character of their own is not led to a form they cannot use.
     Character.objects.filter(player=world.users["player"]).update(alive=False)
-    assert f'href="{orders}">Orders</a>' in link("player", ready)
+    said = f" · <a {see} (you have no living character to give it one)"
+    assert link("player", ready).endswith(said)
 
 
 def test_the_form_starts_on_the_character_leading_the_unit_it_starts_on(client, world):
