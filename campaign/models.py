@@ -647,6 +647,18 @@ class CampaignBattle(models.Model):
         """How often its outcome was applied and reverted, for its state line ("" for once)."""
         return applications_text(self.applications, applied=self.state == self.State.APPLIED)
 
+    @property
+    def holds_unit(self) -> str:
+        """A ready unit's status while this battle holds it (`UNSETTLED`), in place of "Ready":
+        it is ready for no other fight until the outcome is applied. The battle's name follows
+        it ("Awaiting review of Battle of the Crossroads", `held_in`)."""
+        return "Fighting" if self.state == self.State.FIGHTING else "Awaiting review"
+
+    @property
+    def held_in(self) -> str:
+        """The word that leads from `holds_unit` to the battle's name: "of", "in"."""
+        return "in" if self.state == self.State.FIGHTING else "of"
+
 
 class SavedMap(models.Model):
     """A GM's own map for the campaign's battles: table, terrain, buildings, objectives and the

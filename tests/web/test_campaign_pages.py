@@ -1227,10 +1227,11 @@ def test_a_spectators_dashboard_heads_the_units_waiting_as_such_not_as_needing_a
 
 
 def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_line(client, world):
-    """A player checking their squad between sessions reads "Ready" on a unit whose battle
-    awaits the GM's review: its page and its roster line name that battle and its state, and
-    say no more once the outcome is applied. A battle recorded since the roster was drawn shows
-    at once, though it changed no unit yet."""
+    """A player checking their squad between sessions read "Ready" on a unit whose battle
+    awaits the GM's review: its status says what it awaits instead ("Awaiting review" of the
+    battle, "Fighting" in one being fought), its page and its roster line name that battle and
+    its state, and say no more once the outcome is applied. A battle recorded since the roster
+    was drawn shows at once, though it changed no unit yet."""
     waiting = world.table_battle
     held = [pk for pks in waiting.sides.values() for pk in pks]
     unit = Unit.objects.filter(pk__in=held, force=world.force).first()
@@ -1242,7 +1243,17 @@ def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_l
     roster_url = reverse("campaign:force", args=[world.campaign.pk, world.force.pk])
     page = client.get(unit_url).text
     assert f"{said}: until its outcome is applied, {unit.name} is shown here as it went in." in page
-    assert said in client.get(roster_url).text
+    assert '<span class="status status-awaiting">Awaiting review</span>' in page
+    status = '<span class="status status-awaiting">Awaiting review</span>'
+    of_it = f'of <a href="{reverse("campaign:battle", args=[world.campaign.pk, waiting.pk])}">'
+
+    def cell(name: str) -> str:
+        roster = client.get(roster_url).text
+        row = roster.split(f">{name}</a>")[1].split("</tr>")[0]
+        return row.split('data-label="Status">')[1].split("</td>")[0]
+
+    assert cell(unit.name).startswith(status) and f"{of_it}{waiting.name}</a>" in cell(unit.name)
+    assert ">Ready<" not in cell(unit.name)
     fresh = unit_create(force=world.force, unit_type=unit.unit_type, name="Fresh Squad")
     foe = unit_create(force=world.enemy, unit_type=unit.unit_type, name="Fresh Foe")
     assert "Fresh Squad" in client.get(roster_url).text  # drawn, and kept
@@ -1254,10 +1265,14 @@ def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_l
         outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (fresh, foe)},
         actor=world.users["gm"],
     )
-    assert "Night raid</a>, awaiting review" in client.get(roster_url).text
+    assert cell("Fresh Squad").startswith(status) and "Night raid</a>" in cell("Fresh Squad")
+    CampaignBattle.objects.filter(pk=later.pk).update(state=CampaignBattle.State.FIGHTING)
+    fighting = '<span class="status status-fighting">Fighting</span>'
+    assert cell("Fresh Squad").startswith(fighting) and "in <a" in cell("Fresh Squad")
     campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
     assert in_it not in client.get(unit_url).text
-    assert in_it not in client.get(roster_url).text
+    assert of_it not in client.get(roster_url).text
+    assert cell(unit.name).startswith('<span class="status unit-ready">Ready</span>')
     assert later.name in client.get(roster_url).text
 
 

@@ -129,18 +129,19 @@ def test_it_reads_the_same_few_queries_whatever_the_campaigns_size(client, world
 
 def test_a_unit_held_by_a_battle_not_yet_applied_is_found_with_that_battle(client, world):
     """Found "Ready", a unit in a battle awaiting the GM's review read as free to fight, though
-    it goes into no other fight until that outcome is applied: the list names the battle
-    beside its status, as its roster line does, and no longer once it is applied."""
+    it goes into no other fight until that outcome is applied: its status says what it awaits,
+    the battle named after it, as its roster line does, and no longer once it is applied."""
     from campaign.services.battles import campaign_battle_apply
 
     battle = world.table_battle
     held = Unit.objects.get(pk=next(iter(battle.sides.values()))[0])
     login(client, world, "gm")
     link = reverse("campaign:battle", args=[world.campaign.pk, battle.pk])
-    said = f'In <a href="{link}">{battle.name}</a>, awaiting review'
+    said = '"status status-awaiting">Awaiting review</span> <span class="small in-battle">of '
+    said += f'<a href="{link}">{battle.name}</a>'
     page = client.get(_url(world, f"?q={quote(held.name)}")).text
     line = page.split(f">{held.name}</a>")[1].split("</li>")[0]
-    assert said in line
+    assert said in line and ">Ready<" not in line
     free = Unit.objects.filter(force__campaign=world.campaign).exclude(
         pk__in=[pk for pks in battle.sides.values() for pk in pks]
     )
@@ -148,7 +149,7 @@ def test_a_unit_held_by_a_battle_not_yet_applied_is_found_with_that_battle(clien
     for unit in free:
         if unit.pk not in {b for bs in world.engine_battle.sides.values() for b in bs}:
             line = page.split(f">{unit.name}</a>")[1].split("</li>")[0]
-            assert "awaiting review" not in line, unit.name
+            assert "Awaiting review" not in line, unit.name
     campaign_battle_apply(campaign_battle=battle, actor=world.users["gm"])
     page = client.get(_url(world, f"?q={quote(held.name)}")).text
-    assert said not in page
+    assert link not in page and "Awaiting review" not in page
