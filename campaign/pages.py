@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
@@ -2115,6 +2115,9 @@ class Change:
     fought_for: Force | None = None
     """The force it fought for, when it has moved to another since (`changes_fought_for`):
     its row names both."""
+    leader_most: Mapping[str, int] = field(default_factory=dict)
+    """The most hit points of each leader the entries telling it kept them for, by name
+    (``leader_most_hit_points`` in an entry's details)."""
 
     @property
     def destroyed(self) -> bool:
@@ -2169,12 +2172,17 @@ class Change:
 
     def _leader(self, state: CampaignUnitState) -> str:
         """Its leader and hit points as the unit's page says them: out of their full ones
-        when its character records them ("14 of 14 hit points", `working.hit_points`)."""
+        when its character records them ("14 of 14 hit points", `working.hit_points`), as the
+        unit's leader now, or as the entries telling the row kept them (`leader_most`) of a
+        leader since replaced."""
         leader = state.leader
         if leader is None:
             return "—"
         now = getattr(self.unit, "leader", None)
-        most = leader_most_hit_points(now) if now is not None and now.name == leader.name else None
+        if now is not None and now.name == leader.name:
+            most = leader_most_hit_points(now)
+        else:
+            most = self.leader_most.get(leader.name)
         shown = hit_points_shown(leader.hit_points, alive=leader.alive, most=most)
         return f"{leader.name}, {shown}"
 
@@ -2198,10 +2206,14 @@ def changes(
     for unit, before, after in rows:
         now = before.to_json()
         lines = []
+        most = {}
         for entry in told.get(unit.pk, ()):
             now.update(entry.after)  # the unit's snapshot after this entry
             lines.append(entry_line(entry, now))
-        found.append(Change(unit, before, after, tuple(lines)))
+            kept = entry.details.get("leader_most_hit_points")
+            if kept is not None and isinstance(leader := now.get("leader"), dict):
+                most[leader["name"]] = kept
+        found.append(Change(unit, before, after, tuple(lines), leader_most=most))
     return found
 
 

@@ -51,6 +51,7 @@ from campaign.rules.recovery import (
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, snapshot_replay
 from campaign.selectors import (
     campaign_now,
+    leader_most_hit_points,
     undo_blockers,
     undo_refused,
     units_joined,
@@ -506,6 +507,11 @@ def outcome_steps(
             "seed": str(seed),
             "unhurt": unhurt,  # the battle did nothing to it (`recovery._fight_story`)
         }
+        leader = getattr(unit, "leader", None)
+        if leader is not None and (most := leader_most_hit_points(leader)) is not None:
+            # For the words of its history and its battle's changes, whoever leads it later:
+            # "3 of 14 hit points".
+            details["leader_most_hit_points"] = most
         steps.append(OutcomeStep(unit, state, Kind.BATTLE, why, details, always=True))
         dead = 0
         if damage.casualty_hits and found_too_late(clock_hour(day, hour), now):

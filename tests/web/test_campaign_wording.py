@@ -54,6 +54,43 @@ def test_a_reviews_leader_column_gives_a_characters_hit_points_out_of_its_full_o
     )
 
 
+def test_a_battles_changes_give_a_leader_since_replaced_out_of_their_full_hit_points(client, world):
+    """A battle's changes gave "14 of 14 hit points" only while the leader in the row still
+    led the unit: once another character took command, the one who fought there read "14 hit
+    points", though their character records their full ones. The battle's entries keep them."""
+    from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+    from campaign.services.roster import leader_detach
+
+    gm = world.users["gm"]
+    card = Unit.objects.get(pk=world.unit.pk).unit_type
+    (squad,), (foe,) = (raise_units(f, card, 1, prefix=p) for f, p in
+                        ((world.force, "Ford"), (world.enemy, "Mill")))  # fmt: skip
+    reyes, rook = (
+        character_create(campaign=world.campaign, name=name, hit_points=hp, actor=gm)
+        for name, hp in (("Lt. Ada Reyes", 14), ("Sgt. Rook", 9))
+    )
+    leader_attach(unit=squad, character=reyes, actor=gm)
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Mill ford", sides={"attackers": [squad],
+        "defenders": [foe]}, winner="attackers",
+        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (squad, foe)}, actor=gm,
+    )  # fmt: skip
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    login(client, world, "gm")
+
+    def leader_cell() -> str:
+        page = client.get(_url("battle", world, battle.pk)).text
+        table = page.split('<table class="changes')[1]
+        row = table.split(f">{squad.name}</a>")[1].split("</tr>")[0]
+        return unescape(re.sub(r"<[^>]+>", "", row.split('data-label="Leader"')[1]))
+
+    assert "Lt. Ada Reyes, 14 of 14 hit points" in leader_cell()
+    leader_detach(unit=Unit.objects.get(pk=squad.pk), reason="sent to the staff", actor=gm)
+    leader_attach(unit=Unit.objects.get(pk=squad.pk), character=rook, actor=gm)
+    assert Unit.objects.get(pk=squad.pk).leader.name == "Sgt. Rook"
+    assert "Lt. Ada Reyes, 14 of 14 hit points" in leader_cell()
+
+
 def test_a_reviews_hits_column_names_only_the_kinds_of_hit_a_unit_carries(world):
     """The review tables' Hits column (the Apply and Revert reviews of battles and engagements,
     the clock's review: all are `Change.cells`) says a unit that carries nothing as the pages
