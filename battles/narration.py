@@ -371,21 +371,12 @@ _PURPOSE = {
 }
 
 
-# What an opposed die came to, in plain words: the engine's "win"/"lose" says only which of the
-# pair rolled higher (armour wins ties; initiative ties are rolled again).
-_OPPOSED = {
-    "initiative": {"win": "wins", "lose": "loses", "tie": "a tie, rolled again"},
-    "penetration": {"win": "gets through", "lose": "stopped"},
-    "armour": {"win": "holds", "lose": "pierced"},
-}
-
-
 def describe_roll(r: ev.Roll, names: Names) -> str:
     """One die: who rolled it, why, what it came to and against what."""
     # A building's armour die leads the line with its name, lowercase in running text.
     who = capfirst(names.side(r.who) if r.purpose == "initiative" else names.get(r.who))
     purpose = _PURPOSE.get(r.purpose, r.purpose)
-    came_to = _OPPOSED.get(r.purpose, {}).get(r.outcome, r.outcome)
+    came_to = ev.roll_came_to(r.purpose, r.outcome)
     if r.purpose in ("penetration", "armour"):
         what = "Power" if r.purpose == "penetration" else "Resistance"
         total = f"{r.value} + {what} {r.modifier} = {r.value + r.modifier}"

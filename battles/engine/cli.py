@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .errors import ScenarioError
-from .events import Event
+from .events import Event, roll_came_to
 from .record import BattleRecord, canonical_json, log_from_dict, run_battle
 from .result import BattleResult
 from .scenarios import bundled_names, resolve
@@ -67,9 +67,25 @@ _TELLS_DICE = frozenset({"initiative", "move", "attack", "damage"})
 
 
 def _die(r: Any) -> str:
+    """A die, what it came to in the words a battle's story uses (`roll_came_to`)."""
+    came_to = roll_came_to(r.purpose, r.outcome)
     if r.purpose in ("penetration", "armour"):
-        return f"{r.purpose} {r.value}+{r.modifier}={r.value + r.modifier} vs {r.against}"
-    return f"{r.purpose.replace('_', ' ')} {r.value} vs {r.against} ({r.outcome})"
+        total = f"{r.value}+{r.modifier}={r.value + r.modifier}"
+        return f"{r.purpose} {total} vs {r.against}, {came_to}"
+    return f"{r.purpose.replace('_', ' ')} {r.value} vs {r.against} ({came_to})"
+
+
+def _initiative_faces(rolls: list[Any]) -> str:
+    """Each side's initiative die, throw by throw, a tie said as such: "infantry 3, armour 3:
+    a tie, rolled again; infantry 2, armour 4"."""
+    throws = [rolls[i : i + 2] for i in range(0, len(rolls), 2)]
+    said = []
+    for pair in throws:
+        faces = ", ".join(f"{r.who} {r.value}" for r in pair)
+        if pair[0].outcome == "tie":
+            faces += f": {roll_came_to('initiative', 'tie')}"
+        said.append(faces)
+    return "; ".join(said)
 
 
 def _describe(e: Any, rolls: list[Any]) -> str:
@@ -81,8 +97,7 @@ def _describe(e: Any, rolls: list[Any]) -> str:
     if k == "turn_start":
         return f"\nTurn {e.turn}"
     if k == "initiative":
-        faces = ", ".join(f"{r.who} {r.value}" for r in rolls)
-        return f"  Initiative: {e.first} goes first ({faces})"
+        return f"  Initiative: {e.first} goes first ({_initiative_faces(rolls)})"
     if k == "activation":
         return f"  {e.unit} activates"
     if k == "move":

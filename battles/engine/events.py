@@ -36,6 +36,21 @@ class RollOutcome(StrEnum):
     TIE = "tie"
 
 
+OPPOSED_WORDS: dict[str, dict[str, str]] = {
+    RollPurpose.INITIATIVE: {"win": "wins", "lose": "loses", "tie": "a tie, rolled again"},
+    RollPurpose.PENETRATION: {"win": "gets through", "lose": "stopped"},
+    RollPurpose.ARMOUR: {"win": "holds", "lose": "pierced"},
+}
+"""What an opposed die came to, in plain words, by purpose and outcome: the log's "win"/"lose"
+says only which of the pair rolled higher (armour wins ties; initiative ties are rolled again).
+A battle's story and the command line's account both say them."""
+
+
+def roll_came_to(purpose: str, outcome: str) -> str:
+    """A die's outcome in words (`OPPOSED_WORDS`), or as the log has it ("success")."""
+    return OPPOSED_WORDS.get(purpose, {}).get(outcome, outcome)
+
+
 class AttackKind(StrEnum):
     """The three kinds of attack, plus the return blow of a ram."""
 

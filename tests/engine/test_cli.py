@@ -86,3 +86,31 @@ def test_main_says_what_went_wrong_with_a_name_too_long_or_a_full_disk(capsys):
     assert done.returncode == 2
     assert done.stderr.startswith("cannot write the account: No space left on device")
     assert "Traceback" not in done.stderr
+
+
+def test_the_account_says_what_opposed_dice_came_to_in_the_storys_words():
+    """The account said penetration and armour totals without what they came to, and ran an
+    initiative tie's dice together with the throw that settled it: it says them as a battle's
+    story does ("stopped", "holds", "a tie, rolled again")."""
+    from battles.engine.dice import Dice
+    from battles.engine.events import End, EndReason, Initiative
+    from battles.engine.result import BattleResult
+
+    log: list = []
+    dice = Dice.fixed([3, 3, 2, 5, 1, 6, 6, 1])
+    dice.emit = log.append
+    first = dice.initiative("red", "blue")
+    log.append(Initiative(1, first))
+    dice.opposed("gun", "tank", 2, 3)  # 1 + 2 against 6 + 3: stopped
+    dice.opposed("tank", "gun", 4, 0)  # 6 + 4 against 1 + 0: through
+    log.append(End(EndReason.TURN_LIMIT, 1, None))
+    text = format_account(BattleResult(None, "turn_limit", 1, (), (), ()), log)
+    assert (
+        "  Initiative: blue goes first (red 3, blue 3: a tie, rolled again; red 2, blue 5)\n"
+        in text
+    )
+    assert "    gun rolls penetration 1+2=3 vs 9, stopped\n" in text
+    assert "    tank rolls armour 6+3=9 vs 3, holds\n" in text
+    assert "    tank rolls penetration 6+4=10 vs 1, gets through\n" in text
+    assert "    gun rolls armour 1+0=1 vs 10, pierced\n" in text
+    assert "win" not in text.replace("Winner", "") and "lose" not in text
