@@ -2711,7 +2711,13 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
         else:
             steps = []
             break
-    steps = list(dict.fromkeys(steps))
+    # A fight's Revert undoes all its entries at once; each other entry takes an Undo of its
+    # own, so two of the same day are said as two.
+    counted = {step: steps.count(step) for step in steps}
+    steps = [
+        f"{step} ({n} of them)" if n > 1 and step.startswith("undo ") else step
+        for step, n in counted.items()
+    ]
     if steps:
         what = and_words(steps) + (", newest first" if len(steps) > 1 else "")
         todo = f"{what[:1].upper()}{what[1:]}, then undo this one"

@@ -246,3 +246,30 @@ def test_under_summary_without_fog_a_member_with_no_units_in_it_reads_the_outcom
         page = _page(client, world, role)
         assert _notice(page) == "" and 'id="replay-frames"' in page, role
         assert _downloaded(client, world), role
+
+
+@pytest.mark.parametrize(
+    ("side_name", "fog_of_war", "spectator", "in_summary", "said"),
+    [
+        ("Red Company", True, False, (), "Fog of war: you see this battle as Red Company saw "
+         "it — concealed enemy units and their dice stay hidden until revealed."),
+        (None, True, False, (), "Fog of war: you had no units in this battle, so you see its "
+         "outcome only; its log and replay are for the sides that fought."),
+        (None, False, True, (), "The GM shows spectators every force in summary: you see this "
+         "battle's outcome only."),
+        (None, False, False, ("Blue Battalion",), "You see Blue Battalion only in summary and "
+         "had no units in this battle: you see this battle's outcome only."),
+        ("Red Company", False, False, ("Green Guards", "Blue Battalion", "Green Guards"),
+         "You see Blue Battalion and Green Guards only in summary: you see this battle as Red "
+         "Company saw it — concealed enemy units and their dice stay hidden until revealed."),
+    ],
+)  # fmt: skip
+def test_a_battles_fog_notice_says_why_in_one_sentence(
+    side_name, fog_of_war, spectator, in_summary, said
+):
+    """Each reason a battle's page shows a reader one side's view or its outcome only, in the
+    sentence the page gives it: the forces seen in summary named once each, by name."""
+    from campaign.pages import fog_notice
+
+    assert fog_notice(side_name=side_name, fog_of_war=fog_of_war, spectator=spectator,
+                      in_summary=in_summary) == said  # fmt: skip

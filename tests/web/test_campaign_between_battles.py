@@ -559,6 +559,15 @@ def test_the_gm_is_told_which_units_the_next_day_rallies():
     )
 
 
+def test_the_medics_deadline_an_hour_off_says_one_hour_and_their_last_the_hit_it_dies():
+    assert medics_deadline(clock_hour(2, 0), clock_hour(1, 23), 1) == (
+        "the medics have until day 2, 00:00 (1 hour from now)"
+    )
+    assert medics_deadline(clock_hour(2, 0), clock_hour(2, 0), 1) == (
+        "the medics' last hour: unsaved, it dies when the clock moves on"
+    )
+
+
 def test_the_medics_last_hour_is_said_as_such_not_as_a_deadline_past(client, world):
     # Wounded on day 1 with no hour kept: the window runs from 00:00 and is open through day 2,
     # 00:00. Before that hour the roster says until when; at it, that it is the last hour.

@@ -326,6 +326,34 @@ def test_a_refused_requisition_is_a_note_not_a_success(client, world):
     assert '<p class="notice notice-success"><strong class="notice-word">Done:</strong>' in raised
 
 
+def test_a_rolls_notice_names_the_unit_it_raised_and_a_minus_as_a_minus(world):
+    """After a roll the checks page says its summary as a sentence, a hyphen standing as a
+    minus printed as one; a Requisition that raised a unit links it by name and says where it
+    joins, with the specialty its card needs, as raising it on its force's page says."""
+    from django.contrib import messages
+
+    from campaign.models import TableRoll, Unit
+    from campaign.pages import roll_notice
+
+    unit = Unit.objects.select_related("unit_type").get(pk=world.unit.pk)
+    summary = "Sappers: Engineering check, -1 against DC 10: fails (the ford)"
+    check = TableRoll(kind=TableRoll.Kind.SKILL_CHECK, result={"success": False}, summary=summary)
+    assert roll_notice(check) == (
+        "Sappers: Engineering check, \u22121 against DC 10: fails (the ford).",
+        messages.SUCCESS,
+    )
+    raised = TableRoll(kind=TableRoll.Kind.REQUISITION, result={"success": True, "unit": unit.pk},
+                       summary="Requisition of a Green Rifle Squad: 14 against DC 12")  # fmt: skip
+    said, level = roll_notice(raised)
+    url = reverse("campaign:unit", args=[world.campaign.pk, unit.pk])
+    needs = ", with the Infantry specialty its card needs." if unit.unit_type.specialty else "."
+    assert level == messages.SUCCESS
+    assert said == (
+        f'Requisition of a Green Rifle Squad: 14 against DC 12. <a href="{url}">{unit.name}</a> '
+        f"joins {world.force.name}{needs}"
+    )
+
+
 def test_each_table_form_sent_twice_acts_once(client, world):
     """A double click, the page re-sent from the browser's history, a phone retrying: the form's
     one-time key makes the second sending go back where the first went, saying what it said,

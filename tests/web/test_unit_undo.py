@@ -256,3 +256,36 @@ def test_an_undo_pressed_as_the_unit_changes_is_still_refused_with_nothing_writt
     assert HistoryEntry.objects.count() == entries + 1  # the raising alone: no revert
     unit.refresh_from_db()
     assert unit.force == world.enemy and not HistoryEntry.objects.filter(reverts=moved)
+
+
+def test_an_undo_refused_by_two_later_corrections_of_one_day_says_both_must_go(world):
+    """Two corrections of the same day after the one to undo read "Undo the GM's correction
+    of day 1, then undo this one", as if one Undo freed it: each takes an Undo of its own."""
+    from campaign.pages import undo_blocked
+
+    first = _correct(world, morale_hits=2)
+    _correct(world, reason="drill", morale_hits=1)
+    _correct(world, reason="shelled again", morale_hits=0)
+    unit, day = world.unit, first.day
+    assert undo_blocked(world.campaign, first) == [
+        f"{unit.name} ({unit.force.name}) has changed since: GM correction on day {day} — GM "
+        f"correction: drill; GM correction on day {day} — GM correction: shelled again. Undo "
+        f"the GM's correction of day {day} (2 of them), then undo this one."
+    ]
+
+
+def test_an_undo_refused_by_a_later_entry_with_no_undo_says_to_correct_the_unit(world):
+    """A day of R&R came with the clock, which does not go back: the change before it cannot
+    be undone by undoing it first, and the unit is corrected instead."""
+    from campaign.pages import undo_blocked
+
+    first = _correct(world, morale_hits=2)
+    HistoryEntry.objects.create(
+        unit=world.unit, day=first.day, kind=HistoryEntry.Kind.RECOVERY,
+        text="A day of R&R", before={"morale_hits": 2}, after={"morale_hits": 1},
+    )  # fmt: skip
+    unit, day = world.unit, first.day
+    [said] = undo_blocked(world.campaign, first)
+    assert said.startswith(f"{unit.name} ({unit.force.name}) has changed since: ")
+    assert said.endswith(". The R&R entry cannot be undone: correct the unit instead.")
+    assert f"on day {day}" in said
