@@ -2115,7 +2115,7 @@ class Change:
     fought_for: Force | None = None
     """The force it fought for, when it has moved to another since (`changes_fought_for`):
     its row names both."""
-    leader_most: Mapping[str, int] = field(default_factory=dict)
+    leader_most: Mapping[str, int] = field(default_factory=dict, hash=False)
     """The most hit points of each leader the entries telling it kept them for, by name
     (``leader_most_hit_points`` in an entry's details)."""
 
