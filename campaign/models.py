@@ -451,6 +451,7 @@ class HistoryEntry(models.Model):
         CONTEST = "contest", "Contest"
         GM_EDIT = "gm_edit", "GM correction"
         REVERT = "revert", "Revert"
+        ORDER = "order", "Order"
 
     unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="history")
     day = models.PositiveIntegerField(help_text="The campaign day it happened.")
@@ -481,6 +482,10 @@ class HistoryEntry(models.Model):
     DEATH_TOLD = (*FIGHTS, Kind.GM_EDIT)
     """The kinds of entry that can kill a leader: each names in its reason the leader who died and
     what it cost the unit (`bridge.leader_died_text`), so its story says it no more."""
+    ASIDE = (Kind.REVERT, Kind.ORDER)
+    """The kinds of entry that change nothing an Undo or a revert would take back, nor wait on:
+    a revert (it only cancels the entry it names) and an Order given, called off or ended
+    (`services.orders`: the Order's own row keeps it)."""
 
     class Meta:
         ordering = ["id"]

@@ -655,11 +655,11 @@ def engaged_units(*, campaign: Campaign) -> dict[int, str]:
 
 def history_standing() -> QuerySet[HistoryEntry]:
     """History entries that still stand: neither undone since (a revert entry names them) nor
-    reverts themselves (a revert only cancels the entry it names). What the history counts —
-    the medics' work of the day, what they saved — it counts of these: a reverted save was
-    never made."""
+    set aside (`HistoryEntry.ASIDE`: reverts, which only cancel the entry they name, and
+    Orders, which change nothing of the unit's). What the history counts — the medics' work
+    of the day, what they saved — it counts of these: a reverted save was never made."""
     return HistoryEntry.objects.filter(reverted_by__isnull=True).exclude(
-        kind=HistoryEntry.Kind.REVERT
+        kind__in=HistoryEntry.ASIDE
     )
 
 
@@ -1006,6 +1006,8 @@ def undo_refused(entry: HistoryEntry) -> str:
             "a unit raised by mistake is struck off its force's roster instead, while it has "
             "done nothing in the story"
         )
+    if entry.kind == kind.ORDER:
+        return "an Order is called off or replaced on the Orders page, which tells it here too"
     if entry.leader_named:
         return (
             "a heal of its leader is the character's own, in their history too: correct the "
@@ -1041,7 +1043,7 @@ def undo_offered(*, unit: Unit, page: StoryPage | None = None) -> HistoryEntry |
     latest page and holds one, with no query."""
     latest = None
     if page is not None and page.later is None:
-        kept = (e for e in page.entries if e.kind != HistoryEntry.Kind.REVERT)
+        kept = (e for e in page.entries if e.kind not in HistoryEntry.ASIDE)
         latest = next((e for e in reversed(list(kept)) if e.pk not in page.reverted), None)
     if latest is None:
         latest = history_standing().filter(unit=unit).order_by("-pk").first()

@@ -16,7 +16,7 @@ from enum import Enum, IntEnum
 from fractions import Fraction
 
 from battles.engine.scenario import Quality as Ladder
-from units.words import and_words, given
+from units.words import a_or_an, and_words, given
 
 # ---------------------------------------------------------------------------------------------
 # Quality: the experience ladder
@@ -68,7 +68,7 @@ class _QualityRules(IntEnum):
     @property
     def article(self) -> str:
         """The article a sentence puts before the label: "a Green unit", "an Elite unit"."""
-        return "an" if self.label[0] in "AEIOU" else "a"
+        return a_or_an(self.label)
 
     @property
     def alone_under_orders(self) -> int:

@@ -30,6 +30,11 @@ def times(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{number_text(count)} times")
 
 
+def a_or_an(word: str) -> str:
+    """The article a sentence puts before ``word``: "a Green unit", "an Order entry"."""
+    return "an" if word[:1] in "AEIOU" else "a"
+
+
 def and_words(words: list[str]) -> str:
     """Words joined for a sentence: "A", "A and B", "A, B and C" ("" for none)."""
     return " and ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))

@@ -132,5 +132,55 @@ def clock_time(hours: int) -> tuple[int, int]:
 
 
 def clock_text(hours: int) -> str:
-    day, hour = clock_time(hours)
-    return f"day {day}, {hour:02d}:00"
+    """A clock reading: "day 3, 14:00"."""
+    return f"day {clock_time(hours)[0]}, {hour_text(hours)}"
+
+
+def hour_text(hours: int) -> str:
+    """A clock reading's hour within its day, for a line that gives the day already: "14:00"."""
+    return f"{clock_time(hours)[1]:02d}:00"
+
+
+def order_named(kind: str, giver: str) -> str:
+    """An Order by what it is and who gave it: "the Order to Attack from Sgt. Reyes"."""
+    return f"the Order to {OrderKind(kind).label} from {giver}"
+
+
+def order_given_text(
+    kind: str, giver: str, given_at: int, finishes_at: int, *, replaces: str = "", note: str = ""
+) -> str:
+    """An Order given, as its unit's history tells it on the day it was given: "Ordered to
+    Attack by Sgt. Reyes at 14:00, to be done at day 3, 16:00, in place of the Order to Use
+    Skill from Lt. Ash: hold the Mill" (``replaces``: the Order under way it replaced, as
+    `order_named` names it; ``note``: the giver's words)."""
+    text = (
+        f"Ordered to {OrderKind(kind).label} by {giver} at {hour_text(given_at)}, "
+        f"to be done at {clock_text(finishes_at)}"
+    )
+    if replaces:
+        text += f", in place of {replaces}"
+    return f"{text}: {note}" if note else text
+
+
+def order_called_off_text(named: str, at: int) -> str:
+    """An Order called off, as its unit's history tells it that day: "The Order to Attack from
+    Sgt. Reyes was called off at 15:00" (``named`` by `order_named`)."""
+    return f"{_opening(named)} was called off at {hour_text(at)}"
+
+
+def order_ended_text(named: str, at: int) -> str:
+    """An Order ended with its unit taken out of action, told after the entry that says how:
+    "The Order to Attack from Sgt. Reyes ended with it at day 3, 15:00"."""
+    return f"{_opening(named)} ended with it at {clock_text(at)}"
+
+
+def order_goes_on_text(named: str, finishes_at: int) -> str:
+    """An Order that had ended with its unit, going on as what took the unit out of action is
+    undone: "The Order to Attack from Sgt. Reyes goes on, what ended it undone: done at day 3,
+    16:00"."""
+    return f"{_opening(named)} goes on, what ended it undone: done at {clock_text(finishes_at)}"
+
+
+def _opening(words: str) -> str:
+    """Words opening a sentence: their first letter a capital."""
+    return words[:1].upper() + words[1:]

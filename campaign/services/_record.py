@@ -227,10 +227,11 @@ def unit_change(
         return None
     was = unit.status
     unit_state_save(unit, state, character=character)
+    told: list[HistoryEntry] = []
     if state.status != was:
         from campaign.services.orders import orders_follow_unit  # the orders import this module
 
-        orders_follow_unit(unit, was, state.status, hour, undone=reverts is not None)
+        told = orders_follow_unit(unit, was, state.status, hour, undone=reverts is not None)
     entry = HistoryEntry(
         unit=unit,
         day=day,
@@ -245,6 +246,8 @@ def unit_change(
         reverts=reverts,
     )
     entry.save(force_insert=True)
+    for line in told:  # its Orders' ends, told after what ended them
+        line.save(force_insert=True)
     return entry
 
 
@@ -300,15 +303,16 @@ class UnitChanges:
             leader.hit_points = state.leader.hit_points
             leader.alive = state.leader.alive
         self._written(unit, after)
+        told: list[HistoryEntry] = []
         if state.status != was:
             from campaign.services.orders import orders_follow_unit  # the orders import this
 
-            orders_follow_unit(unit, was, state.status, hour)
+            told = orders_follow_unit(unit, was, state.status, hour)
         entry = HistoryEntry(
             unit=unit, day=day, kind=kind, text=sentence(why, before, after), before=before,
             after=after, details=details or {}, actor=actor,
         )  # fmt: skip
-        self.entries.append(entry)
+        self.entries += [entry, *told]
         return entry
 
     def _written(self, unit: Unit, after: Mapping[str, Any]) -> None:

@@ -26,8 +26,14 @@ from campaign.rules.orders import (
     HOURS_PER_DAY,
     OrderKind,
     clock_text,
+    clock_time,
+    order_called_off_text,
+    order_ended_text,
+    order_given_text,
+    order_goes_on_text,
     order_hours,
     order_hours_working,
+    order_named,
     order_quality,
 )
 from campaign.rules.state import Status
@@ -232,8 +238,9 @@ def order_give(
     listed = order_kind.row.listed_hours if listed_hours is None else listed_hours
     quality, saved, _ = _order_reckoning(order_kind, unit, giver)
     hours = order_hours(listed, quality, hours_saved=saved)
+    replacing = standing if player else _under_way(unit, now).first()
     _under_way(unit, now).update(replaced=True, version=new_version())
-    return Order.objects.create(
+    order = Order.objects.create(
         campaign=campaign,
         giver=giver,
         unit=unit,
@@ -244,6 +251,22 @@ def order_give(
         finishes_at=now + hours,
         note=note,
         actor=actor,
+    )
+    replaces = "" if replacing is None else order_named(replacing.kind, replacing.giver.name)
+    said = order_given_text(
+        order.kind, giver.name, now, order.finishes_at, replaces=replaces, note=note
+    )
+    order_told(order, said, campaign.day, actor).save(force_insert=True)
+    return order
+
+
+def order_told(order: Order, text: str, day: int, actor: Any = None) -> HistoryEntry:
+    """An Order given, called off, ended with its unit or going on again, as a line of its
+    unit's history (unsaved, for the caller to write in its own transaction): it changes
+    nothing of the unit's (`HistoryEntry.ASIDE`), and names the Order in words alone, as a
+    campaign exported and imported again keeps them."""
+    return HistoryEntry(
+        unit_id=order.unit_id, day=day, kind=HistoryEntry.Kind.ORDER, text=text, actor=actor
     )
 
 
@@ -291,7 +314,7 @@ def _under_way(unit: Unit, now: int):
 
 def orders_follow_unit(
     unit: Unit, was: str, now: str, hour: int | None = None, *, undone: bool = False
-) -> None:
+) -> list[HistoryEntry]:
     """A unit's status changed from ``was`` to ``now`` (`_record.unit_change`) at clock hour
     ``hour`` (by default now). Taken out of action — retreated in poor order, or destroyed —
     its Order under way then ends with it ("An Order lasts until done, replaced, or
@@ -301,10 +324,20 @@ def orders_follow_unit(
     GM gives it a new one. The destruction undone or corrected, or the retreat undone (a
     revert, ``undone``), the Orders that ended with it go on, unless it is still out of action
     (destroyed corrected to retreated: they ended as it retreated). An Order replaced or called
-    off since stays so: the GM's word stands."""
+    off since stays so: the GM's word stands.
+
+    The lines its history tells of it (`order_told`), unsaved, for the caller to write after
+    the entry that says how the unit's status changed: each Order that ended with it, and each
+    that goes on again."""
+    told: list[HistoryEntry] = []
     if not Status(now).fights:
         hour = campaign_now(unit.force.campaign) if hour is None else hour
-        Order.objects.filter(STANDING, unit=unit, finishes_at__gt=hour).update(
+        ending = Order.objects.filter(STANDING, unit=unit, finishes_at__gt=hour)
+        for order in ending.select_related("giver").order_by("given_at", "pk"):
+            at = max(hour, order.given_at)
+            named = order_named(order.kind, order.giver.name)
+            told.append(order_told(order, order_ended_text(named, at), clock_time(at)[0]))
+        ending.update(
             ended_at=Greatest(Value(hour), F("given_at")), ended_as=now, version=new_version()
         )
         if was == Status.DESTROYED:
@@ -312,9 +345,14 @@ def orders_follow_unit(
                 ended_as=now, version=new_version()
             )
     elif was == Status.DESTROYED or (was == Status.RETREATED and undone):
-        Order.objects.filter(unit=unit, ended_at__isnull=False).update(
-            ended_at=None, ended_as="", version=new_version()
-        )
+        ended = Order.objects.filter(unit=unit, ended_at__isnull=False)
+        day = unit.force.campaign.day
+        for order in ended.select_related("giver").order_by("given_at", "pk"):
+            if not order.replaced and order.called_off_at is None:
+                named = order_named(order.kind, order.giver.name)
+                told.append(order_told(order, order_goes_on_text(named, order.finishes_at), day))
+        ended.update(ended_at=None, ended_as="", version=new_version())
+    return told
 
 
 @transaction.atomic
@@ -350,6 +388,10 @@ def order_call_off(*, order: Order, actor: Any = None) -> Order:
         raise ValidationError({"order": [refused]})
     order.called_off_at = now
     order.save(update_fields=["called_off_at"])
+    named = order_named(order.kind, order.giver.name)
+    order_told(order, order_called_off_text(named, now), campaign.day, actor).save(
+        force_insert=True
+    )
     return order
 
 

@@ -68,13 +68,13 @@ from campaign.services.notices import notices_after_commit
 from campaign.services.roster import unit_move_problems, unit_zone_refusal
 from units.bucs import Equipment
 from units.models import new_version
-from units.words import given, or_words, value_shown
+from units.words import a_or_an, given, or_words, value_shown
 
 if TYPE_CHECKING:
     from campaign.services.going_in import GoingInto
 
 Kind = HistoryEntry.Kind
-UNREVERTABLE = frozenset({Kind.CREATED, Kind.REVERT})
+UNREVERTABLE = frozenset({Kind.CREATED, *HistoryEntry.ASIDE})
 
 
 def best_equipment(equipment: Iterable[Equipment | str]) -> Equipment:
@@ -761,7 +761,8 @@ def revert_plan(
         last_of.setdefault(entry.unit_id, entry)
         field = f"entries.{entry.pk}"
         if entry.kind in UNREVERTABLE:
-            errors.setdefault(field, []).append(f"a {entry.get_kind_display()} entry stays")
+            label = entry.get_kind_display()
+            errors.setdefault(field, []).append(f"{a_or_an(label)} {label} entry stays")
         if HistoryEntry.objects.filter(reverts=entry).exists():
             errors.setdefault(field, []).append("reverted already")
         snapshot = current[entry.unit_id]

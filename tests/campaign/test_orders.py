@@ -17,8 +17,14 @@ from campaign.rules.orders import (
     order_quality,
     outside_specialties_text,
 )
-from campaign.selectors import advance_passings, orders_ahead
-from campaign.services import calendar_advance, outcome_apply, outcome_revert, unit_edit
+from campaign.selectors import advance_passings, orders_ahead, undo_offered
+from campaign.services import (
+    calendar_advance,
+    entry_undo,
+    outcome_apply,
+    outcome_revert,
+    unit_edit,
+)
 from campaign.services.characters import character_create
 from campaign.services.orders import (
     CALLED_OFF,
@@ -694,3 +700,73 @@ def test_an_order_given_outside_the_units_specialties_is_reckoned_as_raw(campaig
     assert order_working(inside) == (
         "1 listed, less 2 for Elite, half its step 5 rounded down, at least 1"
     )
+
+
+def _told(unit) -> list[tuple[int, str]]:
+    """The unit's history entries about its Orders, as (day, sentence), oldest first."""
+    return list(unit.history.filter(kind="order").order_by("id").values_list("day", "text"))
+
+
+@pytest.mark.django_db
+def test_an_order_given_replaced_and_called_off_is_told_in_its_units_history(
+    campaign, make_unit, cast
+):
+    """Giving an Order, the Order it replaces and calling one off are each a line of the
+    unit's history on the day, with the hour, the Order and who gave it by name; they change
+    nothing of the unit's, so the unit's own Undo still takes back the change before them."""
+    squad = make_unit()
+    reyes = character_create(campaign=campaign, name="Sgt. Reyes", hit_points=10)
+    ash = character_create(campaign=campaign, name="Lt. Ash", hit_points=10)
+    calendar_advance(campaign=campaign, days=2)
+    clock_advance(campaign=campaign, hours=14)  # day 3, 14:00
+    edit = unit_edit(unit=squad, changes={"morale_hits": 1}, reason="shelled", actor=cast.gm)
+    order_give(giver=reyes, unit=squad, kind="use_skill", listed_hours=4,
+               note="hold the Mill", actor=cast.gm)  # fmt: skip
+    clock_advance(campaign=campaign, hours=1)
+    attack = order_give(giver=ash, unit=squad, kind="attack", actor=cast.gm)
+    order_call_off(order=attack, actor=cast.gm)
+    assert _told(squad) == [
+        (3, "Ordered to Use Skill by Sgt. Reyes at 14:00, to be done at day 3, 17:00: "
+            "hold the Mill"),
+        (3, "Ordered to Attack by Lt. Ash at 15:00, to be done at day 3, 16:00, in place of "
+            "the Order to Use Skill from Sgt. Reyes"),
+        (3, "The Order to Attack from Lt. Ash was called off at 15:00"),
+    ]  # fmt: skip
+    told = squad.history.filter(kind="order").order_by("id")
+    assert {e.actor for e in told} == {cast.gm}
+    assert undo_offered(unit=squad) == edit
+    entry_undo(entry=edit, reason="not shelled after all", actor=cast.gm)
+    squad.refresh_from_db()
+    assert squad.morale_hits == 0
+    with pytest.raises(ValidationError, match="an Order entry stays"):
+        outcome_revert(entries=[told[0]], reason="never given", actor=cast.gm)
+
+
+@pytest.mark.django_db
+def test_an_order_ended_with_its_unit_and_going_on_again_is_told_in_its_history(
+    campaign, make_unit, cast
+):
+    """An Order that ends with its unit taken out of action is told after the entry that
+    took the unit out; the destruction undone, the Order going on is told too: the line that
+    said it ended stays, as what the story held then, and the next one says it goes on."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    order_give(giver=holt, unit=squad, kind="use_skill", listed_hours=8)  # until 07:00
+    clock_advance(campaign=campaign, hours=2)
+    shelled = unit_edit(unit=squad, changes={"status": "destroyed"}, reason="shelled",
+                        actor=cast.gm)  # fmt: skip
+    ended = "The Order to Use Skill from Holt ended with it at day 1, 02:00"
+    assert list(squad.history.order_by("id").values_list("kind", "text"))[-2:] == [
+        ("gm_edit", shelled.text),
+        ("order", ended),
+    ]
+    outcome_revert(entries=[shelled], reason="the wrong squad", actor=cast.gm)
+    assert _told(squad)[1:] == [
+        (1, ended),
+        (1, "The Order to Use Skill from Holt goes on, what ended it undone: done at day 1, "
+            "07:00"),
+    ]  # fmt: skip
+    assert list(squad.history.order_by("id").values_list("kind", flat=True))[-2:] == [
+        "revert",
+        "order",
+    ]

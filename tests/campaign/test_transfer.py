@@ -780,7 +780,8 @@ def test_the_d20_side_survives_export_and_import_exactly(at_the_table, cast):
     assert (holt["player"], holt["hit_points"], holt["max_hit_points"]) == ("player", 17, 20)
     assert holt["entries"][0]["text"] == "Capt. Holt rests an hour: hit points 14 → 17 of 20"
     assert [o["giver"] for o in exported["orders"]] == ["Lt. Vey", "Capt. Holt"]
-    trained = exported["forces"][0]["units"][1]["history"][-1]
+    history = exported["forces"][0]["units"][1]["history"]
+    trained = next(e for e in reversed(history) if e["kind"] == "training")
     assert trained["details"]["character"] == "Lt. Vey"  # named: ids do not travel
     exported["campaign"]["name"] = "Op. Test, restored"
     imported = campaign_import(data=exported)

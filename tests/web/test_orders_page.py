@@ -11,7 +11,7 @@ from django.urls import reverse
 from campaign.models import Character, Order, Unit
 from campaign.services import leader_attach, unit_create, unit_edit
 from campaign.services.characters import character_create
-from campaign.services.orders import order_give
+from campaign.services.orders import order_call_off, order_give
 from tests.web.campaign_world import login
 from units.models import UnitType
 
@@ -695,3 +695,28 @@ def test_a_player_with_no_living_character_of_their_own_is_told_so_whoever_else_
     page = login(client, world, "rival").get(_orders(world)).text
     assert "you have no living character in this campaign" not in page
     assert 'id="order-form"' in page
+
+
+def test_a_units_page_tells_the_orders_given_it_and_their_end_in_its_history(client, world):
+    """The unit's history, on its page, tells each Order given it, by whom, at what hour and
+    to be done when, with the giver's words, and its end: the GM and the unit's player read
+    the same lines, newest first."""
+    gm = world.users["gm"]
+    reyes = character_create(campaign=world.campaign, name="Sgt. Reyes", hit_points=9, actor=gm)
+    card = UnitType.objects.get(name="Rifle Squad")
+    squad = unit_create(force=world.force, unit_type=card, name="1st Squad",
+                        specialties=["infantry"])  # fmt: skip
+    order = order_give(giver=reyes, unit=squad, kind="use_skill", listed_hours=4,
+                       note="hold the Mill", actor=gm)  # fmt: skip
+    order_call_off(order=order, actor=gm)
+    given = (
+        "<strong>Day 1:</strong> Ordered to Use Skill by Sgt. Reyes at 00:00, to be done at "
+        "day 1, 03:00: hold the Mill."
+    )
+    called_off = (
+        "<strong>Day 1:</strong> The Order to Use Skill from Sgt. Reyes was called off at 00:00."
+    )
+    url = reverse("campaign:unit", args=[world.campaign.pk, squad.pk])
+    for who in ("gm", "player"):
+        history = login(client, world, who).get(url).text.split('id="story-h"', 1)[1]
+        assert history.index(called_off) < history.index(given)
