@@ -162,6 +162,25 @@ def test_the_export_costs_the_same_few_queries_whatever_the_number_of_forces(
     assert len(json.loads(response.content)["forces"]) == 2 + forces
 
 
+def _sides(world, card, size: int, attackers: str, defenders: str) -> dict[str, list[Unit]]:
+    """``size`` new units of ``card`` a side: the attackers of the world's force, the
+    defenders of its enemy, named by their side's prefix and the size."""
+    return {
+        "attackers": raise_units(world.force, card, size, prefix=f"{attackers}{size}"),
+        "defenders": raise_units(world.enemy, card, size, prefix=f"{defenders}{size}"),
+    }
+
+
+def _won_unhurt(world, name: str, sides: dict[str, list[Unit]]):
+    """A table battle the GM records between ``sides``: the attackers win, and no unit loses
+    a Hit or a point of Skill."""
+    return campaign_battle_record(
+        campaign=world.campaign, name=name, sides=sides, winner="attackers",
+        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for s in sides.values() for u in s},
+        actor=world.users["gm"],
+    )  # fmt: skip
+
+
 def test_a_table_battles_page_costs_the_same_queries_whatever_its_number_of_units(client, world):
     """Its losses name each unit's Hits lost of the Hits its card has: the cards are read with
     the units, not one query a unit."""
@@ -169,15 +188,8 @@ def test_a_table_battles_page_costs_the_same_queries_whatever_its_number_of_unit
     login(client, world, "gm")
     counts = []
     for size in (1, 6):
-        sides = {
-            "attackers": raise_units(world.force, card, size, prefix=f"Raid{size}"),
-            "defenders": raise_units(world.enemy, card, size, prefix=f"Hold{size}"),
-        }
-        battle = campaign_battle_record(
-            campaign=world.campaign, name=f"Skirmish {size}", sides=sides, winner="attackers",
-            outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for s in sides.values() for u in s},
-            actor=world.users["gm"],
-        )  # fmt: skip
+        sides = _sides(world, card, size, "Raid", "Hold")
+        battle = _won_unhurt(world, f"Skirmish {size}", sides)
         url = reverse("campaign:battle", args=[world.campaign.pk, battle.pk])
         with CaptureQueriesContext(connection) as queries:
             page = client.get(url)
@@ -196,20 +208,13 @@ def test_a_battles_review_reads_its_leaders_characters_with_its_units(client, wo
     login(client, world, "gm")
     counts = []
     for size in (1, 4):
-        sides = {
-            "attackers": raise_units(world.force, card, size, prefix=f"Led{size}"),
-            "defenders": raise_units(world.enemy, card, size, prefix=f"Foe{size}"),
-        }
+        sides = _sides(world, card, size, "Led", "Foe")
         for i, unit in enumerate(sides["attackers"]):
             hero = character_create(
                 campaign=world.campaign, name=f"Lt. {size}-{i}", hit_points=12, actor=gm
             )
             leader_attach(unit=unit, character=hero, actor=gm)
-        battle = campaign_battle_record(
-            campaign=world.campaign, name=f"Led skirmish {size}", sides=sides, winner="attackers",
-            outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for s in sides.values() for u in s},
-            actor=gm,
-        )  # fmt: skip
+        battle = _won_unhurt(world, f"Led skirmish {size}", sides)
         url = reverse("campaign:battle-apply", args=[world.campaign.pk, battle.pk])
         with CaptureQueriesContext(connection) as queries:
             page = client.get(url)
