@@ -517,3 +517,44 @@ def test_a_rosters_csv_gives_the_printed_card_and_the_engines_skill_where_it_dif
     assert "Skill 2 · Move 5" in pickets["battle card"]
     assert pickets["engine skill"] == "3"
     assert pickets["engine card changes"] == "Skill 3, not 2"
+
+
+def test_the_downloads_are_files_named_for_the_campaign_and_its_day_or_the_force(client, world):
+    """The export downloads as a JSON file named for the campaign and its day, and a force's
+    roster as a CSV file named for the force; a name that leaves nothing for a file name
+    (only signs) is named "campaign" or "force"."""
+    login(client, world, "gm")
+    Campaign.objects.filter(pk=world.campaign.pk).update(day=4)
+    export = reverse("campaign:export", args=[world.campaign.pk])
+    roster = reverse("campaign:force-csv", args=[world.campaign.pk, world.force.pk])
+    response = client.get(export)
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == (
+        'attachment; filename="op-pages-day-4.bridgehead-campaign.json"'
+    )
+    assert client.get(roster)["Content-Disposition"] == 'attachment; filename="red-company.csv"'
+    Campaign.objects.filter(pk=world.campaign.pk).update(name="!!!")
+    Force.objects.filter(pk=world.force.pk).update(name="???")
+    assert client.get(export)["Content-Disposition"] == (
+        'attachment; filename="campaign-day-4.bridgehead-campaign.json"'
+    )
+    assert client.get(roster)["Content-Disposition"] == 'attachment; filename="force.csv"'
+
+
+def test_an_import_with_many_problems_lists_the_first_fifty_and_counts_the_rest(client, world):
+    """A file this broken is best mended from its first problems: the page lists 50, in the
+    file's order, and says how many more there are."""
+    login(client, world, "gm")
+    data = json.loads(_download(client, world))
+    units = data["forces"][0]["units"]
+    for unit in units:
+        unit["quality"] = "veteran"
+    history = units[0]["history"]
+    history += [{**history[-1], "kind": "rumour"} for _ in range(60)]
+    body = _upload(client, json.dumps(data).encode()).content.decode()
+    problems = body.split('id="import-problems"', 1)[1].split("</div>", 1)[0]
+    listed = re.findall(r"<li>(.*?)</li>", problems)
+    assert len(listed) == 50
+    assert listed[0].startswith("<code>forces[0].units[0].quality</code>")
+    more = len(units) + 60 - 50
+    assert f"<p>…and {more} more.</p>" in problems
