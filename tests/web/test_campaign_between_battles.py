@@ -94,6 +94,17 @@ def test_the_owner_moves_their_own_unit_but_not_anothers(client, world):
     )
 
 
+def test_the_combat_zone_form_is_offered_only_to_whoever_moves_the_unit(client, world):
+    """The unit's page offers its move to the combat zone or the rear to its force's player
+    and the GMs, who may make it; a rival player or a spectator, who sees the unit in full, is
+    offered nothing their press would be refused."""
+    url = _url("unit", world, world.unit.pk)
+    for role, offered in (("player", True), ("gm", True), ("rival", False), ("spectator", False)):
+        page = login(client, world, role).get(url)
+        assert page.status_code == 200, role
+        assert ('id="zone-form"' in page.text) == offered, role
+
+
 def test_a_destroyed_unit_is_not_moved_and_the_page_offers_no_move(client, world):
     unit = _set(world, world.unit, status="destroyed")
     login(client, world, "gm")
