@@ -558,3 +558,12 @@ def test_an_import_with_many_problems_lists_the_first_fifty_and_counts_the_rest(
     assert listed[0].startswith("<code>forces[0].units[0].quality</code>")
     more = len(units) + 60 - 50
     assert f"<p>…and {more} more.</p>" in problems
+
+
+def test_the_import_page_says_how_large_a_file_it_takes_before_one_is_sent(client, world):
+    """A long campaign's file is large: the page says its limit before the upload, as the
+    refusal of a larger one does after it, and again beside a refused file's problems."""
+    login(client, world, "gm")
+    said = "this page takes files of up to 20 MB."
+    assert said in client.get(reverse("campaign:import")).content.decode()
+    assert said in _upload(client, b"").content.decode()
