@@ -567,3 +567,21 @@ def test_the_import_page_says_how_large_a_file_it_takes_before_one_is_sent(clien
     said = "this page takes files of up to 20 MB."
     assert said in client.get(reverse("campaign:import")).content.decode()
     assert said in _upload(client, b"").content.decode()
+
+
+def test_an_import_sent_twice_from_one_page_makes_one_campaign(client, world):
+    """A double click, or the page sent again: the same page's import is made once, and the
+    second press is led to the campaign the first made."""
+    import uuid
+
+    login(client, world, "gm")
+    content = _download(client, world)
+    key = str(uuid.uuid4())
+    pressed = []
+    for _ in range(2):
+        upload = SimpleUploadedFile("export.json", content, content_type="application/json")
+        sent = {"file": upload, "request_key": key}
+        pressed.append(client.post(reverse("campaign:import"), sent))
+    copy = Campaign.objects.exclude(pk=world.campaign.pk).get()
+    dashboard = reverse("campaign:dashboard", args=[copy.pk])
+    assert [(r.status_code, r["Location"]) for r in pressed] == [(302, dashboard)] * 2
