@@ -116,6 +116,32 @@ def test_a_destroyed_unit_is_not_moved_and_the_page_offers_no_move(client, world
     assert bad.status_code == 400
 
 
+def test_a_destroyed_units_page_offers_the_gm_no_move_to_another_force_nor_a_leader(client, world):
+    """Nobody is left to move or to lead: the GM's page of a destroyed unit offers neither
+    form (the services refuse both), where a ready unit's page offers both."""
+    unit = world.unit  # raised with no leader
+    login(client, world, "gm")
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert 'id="move-form"' in page and 'id="leader-form"' in page
+    _set(world, unit, status="destroyed")
+    page = client.get(_url("unit", world, unit.pk)).text
+    assert 'id="move-form"' not in page and 'id="leader-form"' not in page
+
+
+def test_a_units_page_offers_its_corrections_training_move_and_leader_to_the_gms_alone(
+    client, world
+):
+    """The GM's tools on a unit's page — correct it, train it, move it to another force, give
+    it a leader — are the GMs' alone: its own player, a rival and a spectator are offered none
+    of them."""
+    gms = ("edit-form", "train-form", "move-form", "leader-form")
+    url = _url("unit", world, world.unit.pk)
+    for role in ("gm", "co_gm", "player", "rival", "spectator"):
+        page = login(client, world, role).get(url).text
+        offered = [form for form in gms if f'id="{form}"' in page]
+        assert offered == (list(gms) if role in ("gm", "co_gm") else []), role
+
+
 def test_a_tampered_move_is_refused_once_above_the_form(client, world):
     unit = _set(world, world.unit, status="ready", in_combat_zone=True)
     login(client, world, "gm")
