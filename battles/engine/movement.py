@@ -331,8 +331,13 @@ def facing_after(path: list[Point], named: float | None, facing: float) -> float
     names, or else the way its last leg with length went (E16), as the log has it: a waypoint
     repeated at the end is no leg and no direction."""
     if named is None:
-        legs = zip(path[-2::-1], path[:0:-1], strict=True)  # the last leg first
-        named = next((geometry.bearing(a, c) for a, c in legs if a != c), None)
+        # The last leg first. A loop, not ``next`` over a generator: one left unfinished is
+        # closed by raising GeneratorExit into it, dearer than the search.
+        for i in range(len(path) - 1, 0, -1):
+            a, c = path[i - 1], path[i]
+            if a != c:
+                named = geometry.bearing(a, c)
+                break
     return facing if named is None else geometry.rnd_facing(named)
 
 
