@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from . import events as ev
 from . import geometry
-from .cards import Keyword
 from .events import AttackKind, AttackOutcome, Removal, RevealCause, RollPurpose
 from .targeting import building_aim, unit_profiles
 
@@ -26,7 +25,7 @@ def resolve_attack(b: Battle, attacker: UnitState, target_id: str, weapon: str) 
     """Resolve an attack the caller has already found legal (``targeting.attack_problem``)."""
     prof = unit_profiles(b, attacker)[weapon]
     # Firing reveals the unit through the end of its own next activation.
-    if not attacker.card.has(Keyword.AERIAL):
+    if not attacker.aerial:
         until = attacker.activations + 1
         if attacker.concealed or attacker.revealed_until != until:
             b.emit(ev.Reveal(attacker.id, RevealCause.FIRED, until))
@@ -136,7 +135,7 @@ def collapse(b: Battle, bld: BuildingState) -> None:
     occupants = [
         u
         for u in b.state.units.values()
-        if u.active and not u.card.has(Keyword.AERIAL) and holds(bld.id, bld.polygon, u.position)
+        if u.active and not u.aerial and holds(bld.id, bld.polygon, u.position)
     ]
     b.emit(ev.Collapse(bld.id, tuple(u.id for u in occupants)))
     for u in occupants:

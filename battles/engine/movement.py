@@ -107,7 +107,7 @@ def joints(b: Battle) -> dict[str, tuple[tuple[Point, Point], ...]]:
 
 def _passage(b: Battle, unit: UnitState) -> Passage:
     card = unit.card
-    if card.has(Keyword.AERIAL):
+    if unit.aerial:
         return Passage((), (), ((), False, True, b.state.terrain_version))
     blocked: list[str] = []
     polys: list[Polygon] = []
@@ -345,7 +345,7 @@ def _entries(b: Battle, unit: UnitState, path: list[Point]) -> tuple[Entry, ...]
     """(distance along the path, "hazard" | "breach", the piece or building's footprint) for
     every roll the path asks for."""
     card = unit.card
-    if card.has(Keyword.AERIAL) or len(path) < 2:
+    if unit.aerial or len(path) < 2:
         return ()
     if b.state.terrain_version:
         return _rolls(b, card, path)

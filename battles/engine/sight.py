@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import Keyword
 from .geometry import joints_by_piece, on_joint, runs_along, seams
 from .tables import keep
 from .terrain import kind_defaults
@@ -214,7 +213,7 @@ class Sight:
 
     def sees(self, a: UnitState, b: UnitState, a_pos: Point | None = None) -> bool:
         """Whether unit ``a`` (optionally standing at ``a_pos``) has a clear line to unit ``b``."""
-        if Keyword.AERIAL in a.card.keywords or Keyword.AERIAL in b.card.keywords:
+        if a.aerial or b.aerial:
             return True  # Aerial: never blocked.
         return self.line_clear(a_pos or a.position, b.position)
 
@@ -230,13 +229,13 @@ class Sight:
     def in_one_piece(self, a: UnitState, b: UnitState, a_pos: Point | None = None) -> bool:
         """Whether units ``a`` (optionally at ``a_pos``) and ``b`` stand in one sight-blocking
         piece. An Aerial unit flies over terrain and buildings, so it is never in one."""
-        if Keyword.AERIAL in a.card.keywords or Keyword.AERIAL in b.card.keywords:
+        if a.aerial or b.aerial:
             return False
         return self.same_piece(a_pos or a.position, b.position)
 
     def pieces_of(self, unit: UnitState) -> frozenset[str]:
         """The sight-blocking pieces the unit stands in: none for an Aerial unit."""
-        if Keyword.AERIAL in unit.card.keywords:
+        if unit.aerial:
             return _NOWHERE
         return self.pieces_at(unit.position)
 
@@ -248,7 +247,7 @@ class Sight:
         inside = self._inside
         held: set[str] = set()
         for u in units:
-            if Keyword.AERIAL not in u.card.keywords:
+            if not u.aerial:
                 found = inside.get(u.position)
                 held.update(found if found is not None else self.pieces_at(u.position))
         return held
@@ -259,7 +258,7 @@ class Sight:
         Inside sight-blocking terrain it is; in the open it is when no enemy has a line to it
         ("everything behind the blocking terrain starts concealed"). Aerial never is.
         """
-        if Keyword.AERIAL in unit.card.keywords:
+        if unit.aerial:
             return False
         if self.pieces_at(unit.position):
             return True
@@ -273,11 +272,11 @@ class Sight:
 
     def _seen_by_enemy(self, unit: UnitState) -> bool:
         st = self.state
-        if Keyword.AERIAL in unit.card.keywords:
+        if unit.aerial:
             return bool(st.units_in_battle(st.enemy_of(unit.side)))
         p = unit.position
         # A loop rather than ``any`` over a generator: asked at the end of most activations.
         for e in st.units_in_battle(st.enemy_of(unit.side)):
-            if Keyword.AERIAL in e.card.keywords or self.line_clear(e.position, p):
+            if e.aerial or self.line_clear(e.position, p):
                 return True
         return False

@@ -13,7 +13,7 @@ from typing import Any
 
 from . import events as ev
 from . import geometry
-from .cards import BuildingCard, UnitCard
+from .cards import BuildingCard, Keyword, UnitCard
 from .events import AttackKind, EndReason, Removal
 from .geometry import Point, Polygon
 from .scenario import Order, Quality, Scenario
@@ -66,6 +66,13 @@ class UnitState:
     """Moves on whenever what a side may see of the unit changes (where it stands and faces,
     its Hits and Skill, whether it is concealed or has activated), so a view knows an unchanged
     unit at a glance."""
+    aerial: bool = field(init=False)
+    """Whether its card is Aerial: it flies over terrain, is never concealed and never blocked.
+    Read off the card once, because sight asks it of both ends of nearly every line (reading
+    an enum member off its class is dear)."""
+
+    def __post_init__(self) -> None:
+        self.aerial = Keyword.AERIAL in self.card.keywords
 
 
 @dataclass(slots=True, eq=False)

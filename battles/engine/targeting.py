@@ -144,17 +144,13 @@ def attack_problem(
         and (w.max_size is None or target.card.size <= w.max_size)
     ):
         return f"{w.name} may not attack Size {target.card.size}"
-    if (
-        target.card.has(Keyword.AERIAL)
-        and b.ruleset.aerial_only_aa
-        and not (w is not None and w.aa)
-    ):
+    if target.aerial and b.ruleset.aerial_only_aa and not (w is not None and w.aa):
         return "only weapons marked AA can attack an Aerial unit"
     if prof.kind is AttackKind.RAM and cannot_ram_units(attacker.card, b.ruleset):
         return "a flier cannot ram under Combined Arms: the blow back could not strike it"
     if geometry.distance(pos, target.position) > prof.range + 1e-9:
         return f"{target_id} is out of range ({prof.range:g})"
-    inside = None if target.card.has(Keyword.AERIAL) else b.sight.building_at(target.position)
+    inside = None if target.aerial else b.sight.building_at(target.position)
     if inside is not None and not _in_building(b, attacker, target.position, pos):
         return f"{target_id} is inside building {inside}: attack the building"
     if prof.kind is AttackKind.RAM and (walls := _rams_out_of(b, attacker, target, pos)):
@@ -185,7 +181,7 @@ def _building_problem(
     if prof.power < STRUCTURE_POWER:
         return f"only Power {STRUCTURE_POWER}+ can damage a structure"
     # A flier over a building is not inside it (it attacks the building, at 0").
-    if not attacker.card.has(Keyword.AERIAL) and b.sight.holds(bld.id, bld.polygon, pos):
+    if not attacker.aerial and b.sight.holds(bld.id, bld.polygon, pos):
         return f"{attacker.id} is inside {bld.id}"
     if geometry.distance(pos, nearest_wall(b, bld, pos)) > prof.range + 1e-9:
         return f"{bld.id} is out of range ({prof.range:g})"
@@ -221,7 +217,7 @@ def building_aim(
     """
     facing = attacker.facing if facing is None else facing
     fixed = arc and Keyword.FIXED_MOUNT in attacker.card.keywords
-    aerial = Keyword.AERIAL in attacker.card.keywords
+    aerial = attacker.aerial
     # Only the table decides the rest: a unit standing still asks again each turn, and an attack
     # found legal is aimed again when it is made. Kept while the table stands as it does: over
     # the opening table, for every battle of the scenario.
@@ -381,7 +377,7 @@ def legal_attacks(
     pos = origin or attacker.position
     facing = attacker.facing if facing is None else facing
     fixed = Keyword.FIXED_MOUNT in card.keywords
-    aerial_attacker = Keyword.AERIAL in card.keywords
+    aerial_attacker = attacker.aerial
     aa_only = b.ruleset.aerial_only_aa
     no_ram = cannot_ram_units(card, b.ruleset)
     st = b.state
@@ -412,7 +408,7 @@ def legal_attacks(
         if target is None or not target.active or target.side == attacker.side:
             continue
         tcard = target.card
-        aerial_target = Keyword.AERIAL in tcard.keywords
+        aerial_target = target.aerial
         dist = geometry.distance(pos, target.position)
         clear = None
         for name, prof in usable:
@@ -453,7 +449,7 @@ def _unit_in_view(
 
     ``aerial``: either unit is Aerial, so they are never in one piece."""
     sight = b.sight
-    if Keyword.AERIAL not in target.card.keywords:
+    if not target.aerial:
         inside = sight.building_at(target.position)
         if inside is not None and not _in_building(b, attacker, target.position, pos):
             return False
@@ -468,8 +464,8 @@ def _rams_out_of(b: Battle, attacker: UnitState, target: UnitState, pos: Point) 
     """The building a ram from ``pos`` at ``target`` would go out of, if any (a flier is never
     inside one). "Attack the building, not the people inside": the blow back would strike the
     people inside, so there is no such ram (E32)."""
-    walls = None if Keyword.AERIAL in attacker.card.keywords else b.sight.building_at(pos)
-    if walls is None or Keyword.AERIAL in target.card.keywords:
+    walls = None if attacker.aerial else b.sight.building_at(pos)
+    if walls is None or target.aerial:
         return walls
     return None if _in_building(b, attacker, target.position, pos) else walls
 
@@ -480,7 +476,7 @@ def _in_building(b: Battle, attacker: UnitState, target_at: Point, pos: Point) -
     are in both (E34), and an occupant of either may. Sharing any other piece with them (a hill
     or a rubble field the building stands on) does not let it past the walls; a flier is never
     inside (it flies over)."""
-    if Keyword.AERIAL in attacker.card.keywords:
+    if attacker.aerial:
         return False
     return not b.sight.buildings_at(pos).isdisjoint(b.sight.buildings_at(target_at))
 
