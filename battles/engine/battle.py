@@ -87,9 +87,8 @@ class Battle:
         """Where an attack on a building goes (``targeting.building_aim``), over the table as it
         stood at ``aims_version``: over the opening table, the scenario's."""
         self.aims_version = 0
-        self.profiles: dict[str, dict[str, AttackProfile]] = {}
-        """Each unit's attack profiles by name (``targeting.unit_profiles``): its card never
-        changes."""
+        self.profiles: dict[str, dict[str, AttackProfile]] = scenario.tables.profiles
+        """Each unit's attack profiles by name (``targeting.unit_profiles``): the scenario's."""
         self.own_infos: dict[str, tuple[int, UnitInfo]] = {}
         """Each unit's last info handed to its own side's commander, by unit id, with the unit's
         stamp it was built at (``BattleView._infos``)."""

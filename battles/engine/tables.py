@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .pathfinding import PathFinder
     from .scenario import Scenario
     from .state import BuildingState
-    from .targeting import AimKey
+    from .targeting import AimKey, AttackProfile
 
 Card = UnitCard | BuildingCard
 
@@ -180,6 +180,10 @@ class ScenarioTables:
         """The commander's attack offers by the two units' states, the target's danger and the
         turns of it an attack spares (``commanders.values.offers``): the same for either side
         and in every battle of the scenario. Bounded by ``OPENING_KEPT``."""
+        self.profiles: dict[str, dict[str, AttackProfile]] = {}
+        """Each unit's attack profiles by name (``targeting.unit_profiles``), once a battle has
+        asked: a unit's card never changes, so they are the same in every battle of the
+        scenario."""
         self.opening_concealed: tuple[str, ...] | None = None
         """The units that start the battle concealed (``Battle.start``), once a battle has
         started: where every unit stands and the table decide it, and they are the same in every

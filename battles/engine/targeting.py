@@ -86,7 +86,7 @@ def cannot_ram_units(card: UnitCard, ruleset: Ruleset) -> bool:
 
 def unit_profiles(b: Battle, unit: UnitState) -> dict[str, AttackProfile]:
     """Profile by name for each weapon on the card, then ``CLOSE_COMBAT``; a card never changes,
-    so each unit's are worked out once a battle."""
+    so each unit's are worked out once for all the scenario's battles (``Battle.profiles``)."""
     found = b.profiles.get(unit.id)
     if found is None:
         names = [w.name for w in unit.card.weapons]
