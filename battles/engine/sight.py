@@ -33,6 +33,19 @@ if TYPE_CHECKING:
 
 _NOWHERE: frozenset[str] = frozenset()
 
+SightPieces = tuple[
+    "list[tuple[str, Polygon]]",
+    "list[tuple[str, Polygon]]",
+    frozenset[str],
+    frozenset[str],
+    "list[tuple[str, Polygon]]",
+    "list[tuple[str, Polygon, float, float, float, float]]",
+]
+"""The pieces of a table as sight asks about them: the sight-blocking pieces (terrain, then the
+standing buildings), the standing buildings, their ids, the pieces whose occupants always see
+each other (rubble fields and buildings), the rubble fields that block no sight, and each
+blocker with its bounding box widened by EPSILON (``Polygon.near_box``)."""
+
 
 class Sight:
     """Sight questions about one battle, cached until the terrain changes."""
@@ -71,22 +84,22 @@ class Sight:
         else:
             self._lines, self._inside, self._building_at = {}, {}, {}
         self._in_open_field.clear()
-        blockers = [(t.id, t.polygon) for t in self.state.terrain if t.props.blocks_sight]
-        standing = [(b.id, b.polygon) for b in self.state.buildings.values() if not b.collapsed]
-        self._blockers = blockers + standing
-        self._buildings = standing
-        self._standing = frozenset(i for i, _ in standing)
-        fallen = self.state.buildings
-        rubble = kind_defaults("rubble")
-        fields = [
-            t for t in self.state.terrain if t.id in fallen or kind_defaults(t.kind) is rubble
-        ]
-        self._mutual = frozenset(
-            [i for i, _ in standing] + [t.id for t in fields if t.props.blocks_sight]
-        )
-        self._open_fields = [(t.id, t.polygon) for t in fields if not t.props.blocks_sight]
-        self._boxes = [(i, poly, *poly.near_box) for i, poly in self._blockers]
         opening = self._version == 0
+        # The opening table's pieces are the scenario's, shared by its battles: read, never
+        # changed.
+        pieces = tables.opening_sight_pieces if opening else None
+        if pieces is None:
+            pieces = self._pieces()
+            if opening:
+                tables.opening_sight_pieces = pieces
+        (
+            self._blockers,
+            self._buildings,
+            self._standing,
+            self._mutual,
+            self._open_fields,
+            self._boxes,
+        ) = pieces
         found = tables.opening_seams if opening else None
         if found is None:
             ids = [i for i, _ in self._blockers]
@@ -97,10 +110,31 @@ class Sight:
         self._seams = found
         joints = tables.opening_joints if opening else None
         if joints is None:
-            joints = joints_by_piece([(t.id, t.polygon) for t in self.state.terrain] + standing)
+            joints = joints_by_piece(
+                [(t.id, t.polygon) for t in self.state.terrain] + self._buildings
+            )
             if opening:
                 tables.opening_joints = joints
         self._joints = joints
+
+    def _pieces(self) -> SightPieces:
+        """The table's pieces as sight asks about them (``SightPieces``)."""
+        blockers = [(t.id, t.polygon) for t in self.state.terrain if t.props.blocks_sight]
+        standing = [(b.id, b.polygon) for b in self.state.buildings.values() if not b.collapsed]
+        fallen = self.state.buildings
+        rubble = kind_defaults("rubble")
+        fields = [
+            t for t in self.state.terrain if t.id in fallen or kind_defaults(t.kind) is rubble
+        ]
+        blockers += standing
+        return (
+            blockers,
+            standing,
+            frozenset(i for i, _ in standing),
+            frozenset([i for i, _ in standing] + [t.id for t in fields if t.props.blocks_sight]),
+            [(t.id, t.polygon) for t in fields if not t.props.blocks_sight],
+            [(i, poly, *poly.near_box) for i, poly in blockers],
+        )
 
     def joints(self) -> dict[str, tuple[tuple[Point, Point], ...]]:
         """Each terrain piece's and standing building's joints (``joints_by_piece``)."""

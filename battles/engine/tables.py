@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .movement import EntriesKey, Entry, PathCheck
     from .pathfinding import PathFinder
     from .scenario import Scenario
+    from .sight import SightPieces
     from .state import BuildingState
     from .targeting import AimKey, AttackProfile
 
@@ -188,6 +189,9 @@ class ScenarioTables:
         """The units that start the battle concealed (``Battle.start``), once a battle has
         started: where every unit stands and the table decide it, and they are the same in every
         battle of the scenario."""
+        self.opening_sight_pieces: SightPieces | None = None
+        """The opening table's pieces as sight asks about them (``sight.SightPieces``): the same
+        in every battle of the scenario, found by its first."""
         self.opening_seams: list[tuple[str, str, Point, Point]] | None = None
         """Where two sight-blocking pieces of the opening table meet edge to edge (``Sight``):
         the same in every battle of the scenario, found by its first."""
