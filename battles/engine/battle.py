@@ -78,7 +78,8 @@ class Battle:
         self.finders: dict[PassageKey, PathFinder] = {}
         """PathFinders by passage key (see ``movement.passage``)."""
         self.passages: dict[tuple[str, int], Passage] = {}
-        """Each unit's passage by (unit id, terrain version): only a collapse changes one."""
+        """Each unit's passage by (unit id, terrain version) once a building has fallen (only a
+        collapse changes one); over the opening table, the scenario's (``movement.passage``)."""
         self.path_checks: dict[PathCheck, tuple[str | None, float]] = {}
         """``movement.path_problem`` answers, before the budget."""
         self.planned: dict[PlanAsked, tuple[Point, ...] | None] = {}

@@ -93,10 +93,13 @@ class Passage:
 
 def passage(b: Battle, unit: UnitState) -> Passage:
     """The unit's obstacles and cost regions as the table stands now."""
-    key = (unit.id, b.state.terrain_version)
-    found = b.passages.get(key)
+    # Over the opening table a unit's passage is the same in every battle of the scenario.
+    version = b.state.terrain_version
+    passages = b.state.scenario.tables.opening_passages if version == 0 else b.passages
+    key = (unit.id, version)
+    found = passages.get(key)
     if found is None:
-        found = b.passages[key] = _passage(b, unit)
+        found = passages[key] = _passage(b, unit)
     return found
 
 

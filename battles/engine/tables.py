@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .commanders.moves import CoverKey, CrossingKey
     from .commanders.values import FinishOdds, Offer, OfferKey
     from .geometry import CostJoint, CostRegion, Point, Polygon
-    from .movement import EntriesKey, Entry, PathCheck
+    from .movement import EntriesKey, Entry, Passage, PathCheck
     from .pathfinding import PathFinder
     from .scenario import Scenario
     from .sight import SightPieces
@@ -185,6 +185,9 @@ class ScenarioTables:
         """Each unit's attack profiles by name (``targeting.unit_profiles``), once a battle has
         asked: a unit's card never changes, so they are the same in every battle of the
         scenario."""
+        self.opening_passages: dict[tuple[str, int], Passage] = {}
+        """Each unit's passage over the opening table (``movement.passage``), by (unit id, 0):
+        its card and the table decide it."""
         self.opening_concealed: tuple[str, ...] | None = None
         """The units that start the battle concealed (``Battle.start``), once a battle has
         started: where every unit stands and the table decide it, and they are the same in every
