@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 _NOWHERE: frozenset[str] = frozenset()
 
+_UNASKED = object()
+"""``building_at``'s mark of a point not asked about yet (None is an answer: no building)."""
+
 SightPieces = tuple[
     "list[tuple[str, Polygon]]",
     "list[tuple[str, Polygon]]",
@@ -179,12 +182,18 @@ class Sight:
         on the wall two share, the one listed first."""
         if self._version != self.state.terrain_version:
             self._refresh()
-        try:
-            return self._building_at[p]
-        except KeyError:
-            found = next((i for i, poly in self._buildings if self._held(i, poly, p)), None)
-            keep(self._building_at, p, found)
-            return found
+        # ``get`` with a mark rather than catching KeyError: a raised error costs far more
+        # than the lookup, and a new point is asked about often in a battle's first turns.
+        kept = self._building_at.get(p, _UNASKED)
+        if kept is not _UNASKED:
+            return kept  # type: ignore[return-value]
+        found = None
+        for i, poly in self._buildings:
+            if self._held(i, poly, p):
+                found = i
+                break
+        keep(self._building_at, p, found)
+        return found
 
     def buildings_at(self, p: Point) -> frozenset[str]:
         """Ids of every standing building holding ``p`` (``holds``): two, on a wall they share."""
