@@ -213,12 +213,13 @@ def bounded_attack(
 ) -> Attack | None:
     """The best legal shot among ``pairs`` (in target order), checking the pairs by their offer,
     best first, and stopping once no offer left can beat what is found."""
-    order = sorted((i for i, p in enumerate(pairs) if p.offer), key=lambda i: -pairs[i].offer[0][0])
+    # (minus the bound, place): sorted as plain tuples, by bound and then target order.
+    order = sorted([(-p.offer[0][0], i) for i, p in enumerate(pairs) if p.offer])
     best: Attack | None = None
     best_at = -1
-    for i in order:
+    for less, i in order:
         pair = pairs[i]
-        bound = pair.offer[0][0]
+        bound = -less
         if best is not None and (bound < best.value or (bound == best.value and i > best_at)):
             continue  # It cannot beat the best found, nor take its place on a tie.
         found = pair.legal
@@ -279,7 +280,7 @@ def _building_pairs(
                 for s in shots
                 if d <= s.range + 1e-9 and (v := building_value(board, b, s)) > 0
             ]
-            offer.sort(key=by_value)
+            offer.sort(key=by_value, reverse=True)
             pair = Pair(stamp, b.id, offer)
             if kept is not None:
                 kept[b.id] = pair

@@ -200,12 +200,11 @@ class DefaultCommander:
         checked (the earlier on a tie), within ``CLOSE_ENOUGH`` of the best any could make.
         Units are tried by their bound, best first, and the legality checks stop once no bound
         left beats the attack found by more than ``CLOSE_ENOUGH``."""
-        order = sorted(
-            (i for i, b in enumerate(bounds) if b >= SHOOT_FIRST), key=lambda i: -bounds[i]
-        )
+        # (minus the bound, place): sorted as plain tuples, by bound and then place.
+        order = sorted([(-b, i) for i, b in enumerate(bounds) if b >= SHOOT_FIRST])
         best: tuple[Attack, int] | None = None
-        for i in order:
-            if best is not None and bounds[i] < best[0].value * (1.0 + CLOSE_ENOUGH):
+        for less, i in order:
+            if best is not None and -less < best[0].value * (1.0 + CLOSE_ENOUGH):
                 break  # Sorted by bound: no unit after this one could add enough.
             attack = reaches[i].best(board, ready[i])
             if attack is None or attack.value < SHOOT_FIRST:

@@ -20,6 +20,7 @@ scores for removing it.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from .. import geometry
@@ -109,14 +110,15 @@ def offers(board: Board, unit: Piece, target: Piece) -> list[Offer]:
                 v = attack_value(board, unit, target, s, threat)
                 if v > 0:
                     found.append((v, s.range, s.weapon))
-        found.sort(key=by_value)
+        found.sort(key=by_value, reverse=True)
         keep(kept, key, found)
     return found
 
 
-def by_value(entry: Offer | Target) -> float:
-    """Sort key: the most valuable first (a stable sort keeps ties in their order)."""
-    return -entry[0]
+by_value = itemgetter(0)
+"""Sort key of an ``Offer`` or a ``Target``, sorted with ``reverse=True``: the most valuable
+first (a reversed sort is still stable, so ties keep their order), and no Python call per
+entry."""
 
 
 def worth_attacking(board: Board) -> list[tuple[BuildingState, int, float]]:
@@ -262,7 +264,7 @@ def _targets(board: Board, unit: Piece) -> list[Target]:
         inside = e.inside
         for value, reach, _ in offers(board, unit, e):
             out.append((value, ex, ey, e.square, reach, flies, inside))
-    out.sort(key=by_value)
+    out.sort(key=by_value, reverse=True)
     # An entry is scanned for its place, range and line alone: by (place, aerial, shelter),
     # only those reaching farther than every better one can ever be first.
     farthest: dict[tuple[float, float, bool, str | None], float] = {}
