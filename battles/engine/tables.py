@@ -29,6 +29,7 @@ from .rulesets import Ruleset
 from .shapes import allowed_shapes
 
 if TYPE_CHECKING:
+    from .commanders.board import Figures
     from .commanders.moves import CoverKey, CrossingKey
     from .commanders.values import FinishOdds, Offer, OfferKey
     from .geometry import CostJoint, CostRegion, Point, Polygon
@@ -177,6 +178,9 @@ class ScenarioTables:
         """The commander's best attack by attacker and target state (``odds.best_shot``)."""
         self.reaches: dict[int, tuple[tuple[float, float], ...]] = {}
         """The commander's harm by reach by attacker and target state (``odds.harm_by_reach``)."""
+        self.figures: dict[int, Figures] = {}
+        """What the commander reads off each unit card, by card number
+        (``commanders.board.Figures``)."""
         self.offers: dict[OfferKey, list[Offer]] = {}
         """The commander's attack offers by the two units' states, the target's danger and the
         turns of it an attack spares (``commanders.values.offers``): the same for either side

@@ -15,12 +15,13 @@ whether a unit there is hidden or sheltered.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards import Keyword
 from ..movement import WATER_RATE
 
 if TYPE_CHECKING:
+    from ..cards import UnitCard
     from ..commander import BattleView, UnitInfo
     from ..geometry import Point, Polygon
     from ..scenario import OrderKind
@@ -55,6 +56,44 @@ def square_centre(number: int) -> Point:
     """The centre of the square numbered ``number``."""
     column, row = divmod(number, _SIDE)
     return ((column - _EDGE + 0.5) * GRID, (row - _EDGE + 0.5) * GRID)
+
+
+class Figures(NamedTuple):
+    """What the commander reads off a unit card: the same for every unit of the card, so kept
+    in the scenario's tables by card number (``ScenarioTables.figures``)."""
+
+    gun: float
+    """Its longest weapon range (1" for a card without weapons): how far its guns reach."""
+    aerial: bool
+    fixed: bool
+    mobile: bool
+    """It may move and fire in one activation (Move and Fire, Split Movement)."""
+    split: bool
+    sensor: bool
+    sure: bool
+    breaching: bool
+    amphibious: bool
+    stride: float
+    """The farthest one activation can take it: Move (an Amphibious unit's is doubled
+    through water). Every place the commander weighs for it lies within this."""
+
+
+def card_figures(card: UnitCard) -> Figures:
+    """The card's ``Figures``."""
+    keywords = card.keywords
+    amphibious = Keyword.AMPHIBIOUS in keywords
+    return Figures(
+        max((w.range for w in card.weapons), default=1.0),
+        Keyword.AERIAL in keywords,
+        Keyword.FIXED_MOUNT in keywords,
+        Keyword.MOVE_AND_FIRE in keywords or Keyword.SPLIT_MOVEMENT in keywords,
+        Keyword.SPLIT_MOVEMENT in keywords,
+        Keyword.SENSOR in keywords,
+        Keyword.SURE_FOOTED in keywords,
+        Keyword.BREACHING in keywords,
+        amphibious,
+        card.move / WATER_RATE if amphibious else card.move,
+    )
 
 
 class Piece:
@@ -108,21 +147,22 @@ class Piece:
         self.move = card.move
         self.reach = tables.reach[self.no]
         """Its longest weapon range, never under the 1" of close combat."""
-        self.gun = max((w.range for w in card.weapons), default=1.0)
-        """Its longest weapon range (1" for a card without weapons): how far its guns reach."""
-        keywords = card.keywords
-        self.aerial = Keyword.AERIAL in keywords
-        self.fixed = Keyword.FIXED_MOUNT in keywords
-        self.mobile = Keyword.MOVE_AND_FIRE in keywords or Keyword.SPLIT_MOVEMENT in keywords
-        """It may move and fire in one activation."""
-        self.split = Keyword.SPLIT_MOVEMENT in keywords
-        self.sensor = Keyword.SENSOR in keywords
-        self.sure = Keyword.SURE_FOOTED in keywords
-        self.breaching = Keyword.BREACHING in keywords
-        self.amphibious = Keyword.AMPHIBIOUS in keywords
-        self.stride = self.move / WATER_RATE if self.amphibious else self.move
-        """The farthest one activation can take it: Move (an Amphibious unit's is doubled
-        through water). Every place the commander weighs for it lies within this."""
+        # The card's figures (``Figures``), read once a scenario.
+        figures = tables.figures.get(self.no)
+        if figures is None:
+            figures = tables.figures[self.no] = card_figures(card)
+        (
+            self.gun,
+            self.aerial,
+            self.fixed,
+            self.mobile,
+            self.split,
+            self.sensor,
+            self.sure,
+            self.breaching,
+            self.amphibious,
+            self.stride,
+        ) = figures
         self.order: OrderKind | None = None
         """Own units: the order it acts on (``goals.order_kind``), once asked."""
         self.seen = 0
