@@ -27,15 +27,20 @@ def _url(name, world, *args):
     return reverse(f"campaign:{name}", args=[world.campaign.pk, *args])
 
 
-def test_a_revert_that_would_be_refused_says_why_per_unit_and_offers_no_button(client, world):
+def _applied(client, world):
+    """The world's table battle, its outcome applied by the GM (logged in), and its entries."""
     login(client, world, "gm")
     battle = world.table_battle
     assert (
         client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"}).status_code == 302
     )
     battle.refresh_from_db()
+    return battle, HistoryEntry.objects.filter(pk__in=battle.applied_entries)
+
+
+def test_a_revert_that_would_be_refused_says_why_per_unit_and_offers_no_button(client, world):
+    battle, entries = _applied(client, world)
     assert battle.state == CampaignBattle.State.APPLIED
-    entries = HistoryEntry.objects.filter(pk__in=battle.applied_entries)
     unit = next(e.unit for e in entries if "in_combat_zone" in e.after)
     # A later correction of the unit: the outcome cannot go back over it.
     unit_edit(unit=unit, changes={"in_combat_zone": False}, reason="a sniper",
@@ -57,13 +62,7 @@ def test_a_revert_that_would_be_refused_says_why_per_unit_and_offers_no_button(c
 
 
 def test_a_revert_refused_for_two_units_says_units_have_changed_again(client, world):
-    login(client, world, "gm")
-    battle = world.table_battle
-    assert (
-        client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"}).status_code == 302
-    )
-    battle.refresh_from_db()
-    entries = HistoryEntry.objects.filter(pk__in=battle.applied_entries)
+    battle, entries = _applied(client, world)
     units = {e.unit_id: e.unit for e in entries if "in_combat_zone" in e.after}
     assert len(units) >= 2
     for unit in list(units.values())[:2]:
