@@ -39,11 +39,6 @@ def readable(piece_id: str) -> str:
     return " ".join(w.upper() if len(w) == 1 and w.isalpha() else w for w in words) or piece_id
 
 
-def capfirst(text: str) -> str:
-    """A name at the start of a sentence: "north bunker collapses" → "North bunker collapses"."""
-    return text[:1].upper() + text[1:]
-
-
 @dataclass(frozen=True, slots=True)
 class Names:
     """Every readable name of one scenario, by id."""

@@ -16,8 +16,8 @@ from battles.engine import events as ev
 from battles.engine.cards import Keyword
 from battles.engine.geometry import distance, nearest_point
 from battles.fog import SeedWithheld
-from battles.names import Names, capfirst
-from units.words import and_words
+from battles.names import Names
+from units.words import and_words, capfirst
 
 
 def inches(x: float) -> str:

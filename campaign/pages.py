@@ -1967,7 +1967,7 @@ def units_said(parts: list[str]) -> str:
         said = ", ".join(parts[:-1]) + f", and {parts[-1]}"
     else:
         said = and_words(parts)
-    return said[:1].upper() + said[1:]
+    return capfirst(said)
 
 
 def left_out(
@@ -2378,7 +2378,7 @@ def time_lines_ahead(passings: Iterable[tuple[Unit, CampaignUnitState, Any]]) ->
             why = "a day of R&R"
         dead = passing.kind == CASUALTIES
         when = dead_when(passing.at) if dead else clock_text(passing.at)
-        when = when[:1].upper() + when[1:]
+        when = capfirst(when)
         steps.append(TimeStep(unit, when, why, before.to_json(), passing.state.to_json(), dead))
     return _time_lines(steps, ahead=True)
 
@@ -2585,7 +2585,7 @@ def told_together(entry: HistoryEntry, why: str, what: str) -> tuple[str, str]:
 def history_sentence(why: str, what: str) -> str:
     """An entry's reason and what it did as the unit's history says them: one sentence, its
     first letter a capital ("A day of R&R: rallied; carries no hits now")."""
-    return f"{why[:1].upper()}{why[1:]}" + (f": {what}" if what else "")
+    return capfirst(why) + (f": {what}" if what else "")
 
 
 def unit_event(label: str, sentence: str) -> str:
@@ -2659,7 +2659,7 @@ def revert_blocked_lines(
         if not kept:
             reverts = list(dict.fromkeys(undo[e.pk] for e in reversed(later)))
             what = and_words(reverts) + (", newest first," if len(reverts) > 1 else "")
-            todo = f"{what[:1].upper()}{what[1:]} or correct the unit"
+            todo = f"{capfirst(what)} or correct the unit"
         elif len(kept) == len(later):
             todo = f"{'That' if len(later) == 1 else 'Those'} cannot be undone: correct the unit"
         else:
@@ -2720,7 +2720,7 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
     ]
     if steps:
         what = and_words(steps) + (", newest first" if len(steps) > 1 else "")
-        todo = f"{what[:1].upper()}{what[1:]}, then undo this one"
+        todo = f"{capfirst(what)}, then undo this one"
     else:
         kept = [e for e in later if e.pk not in reverts and undo_refused(e)]
         kinds = list(dict.fromkeys(HistoryEntry.Kind(e.kind).label for e in kept))
@@ -2836,7 +2836,7 @@ def unit_story_lines(page: StoryPage):
                 # The revert names the battle it undid: the name is the link.
                 why, lead, within = revert_link(entry, why, names.get(battle))
             lines.append(
-                StoryLine(entry=entry, why=why[:1].upper() + why[1:], lead=lead, what=what,
+                StoryLine(entry=entry, why=capfirst(why), lead=lead, what=what,
                           battle=battle, reverted=entry.pk in reverted, within=within)
             )  # fmt: skip
             continue
@@ -2849,12 +2849,12 @@ def unit_story_lines(page: StoryPage):
             lead, why = fight_lead(why, fight_named(entry.kind, entry.details, why))
             # The name opens the line: an engagement named by its units ("engagement, Squad 1
             # against Iron Wolf") starts with a capital there, as its line on the timeline does.
-            lead = lead[:1].upper() + lead[1:]
+            lead = capfirst(lead)
         why, what = told_together(entry, *without_repeats(why, what))
         lines.append(
             StoryLine(
                 entry=entry,
-                why=why if lead else why[:1].upper() + why[1:],
+                why=why if lead else capfirst(why),
                 lead=lead,
                 what=what,
                 battle=battle,

@@ -65,7 +65,7 @@ from campaign.templatetags.working import signed
 from campaign.units_offered import NO_UNITS, out_of_action_by_force, units_offered
 from units.bucs import TRAINING_CEILING, Equipment
 from units.models import UnitType
-from units.words import and_words, quoted
+from units.words import and_words, capfirst, quoted
 
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 ORDER_CHOICES = [
@@ -1204,7 +1204,7 @@ class RequisitionQualityField(forms.ChoiceField):
         except ValueError:
             problem = ""
         if problem:
-            raise ValidationError(f"{problem[:1].upper()}{problem[1:]}.", code="invalid_choice")
+            raise ValidationError(f"{capfirst(problem)}.", code="invalid_choice")
         super().validate(value)
 
 

@@ -35,6 +35,12 @@ def a_or_an(word: str) -> str:
     return "an" if word[:1] in "AEIOU" else "a"
 
 
+def capfirst(text: str) -> str:
+    """Words opening a sentence: their first letter a capital, the rest as they are ("north
+    bunker collapses" → "North bunker collapses"; a name keeps its own capitals)."""
+    return text[:1].upper() + text[1:]
+
+
 def and_words(words: list[str]) -> str:
     """Words joined for a sentence: "A", "A and B", "A, B and C" ("" for none)."""
     return " and ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))

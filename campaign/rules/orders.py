@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from units.bucs import Equipment, Fielded, Quality, Specialty, fielded, quality_for_order
+from units.words import capfirst
 
 HOURS_PER_DAY = 24
 MIN_ORDER_HOURS = 1
@@ -165,22 +166,17 @@ def order_given_text(
 def order_called_off_text(named: str, at: int) -> str:
     """An Order called off, as its unit's history tells it that day: "The Order to Attack from
     Sgt. Reyes was called off at 15:00" (``named`` by `order_named`)."""
-    return f"{_opening(named)} was called off at {hour_text(at)}"
+    return f"{capfirst(named)} was called off at {hour_text(at)}"
 
 
 def order_ended_text(named: str, at: int) -> str:
     """An Order ended with its unit taken out of action, told after the entry that says how:
     "The Order to Attack from Sgt. Reyes ended with it at day 3, 15:00"."""
-    return f"{_opening(named)} ended with it at {clock_text(at)}"
+    return f"{capfirst(named)} ended with it at {clock_text(at)}"
 
 
 def order_goes_on_text(named: str, finishes_at: int) -> str:
     """An Order that had ended with its unit, going on as what took the unit out of action is
     undone: "The Order to Attack from Sgt. Reyes goes on, what ended it undone: done at day 3,
     16:00"."""
-    return f"{_opening(named)} goes on, what ended it undone: done at {clock_text(finishes_at)}"
-
-
-def _opening(words: str) -> str:
-    """Words opening a sentence: their first letter a capital."""
-    return words[:1].upper() + words[1:]
+    return f"{capfirst(named)} goes on, what ended it undone: done at {clock_text(finishes_at)}"

@@ -142,7 +142,7 @@ from campaign.views.pages import (
     timeline_context,
     unit_context,
 )
-from units.words import and_words
+from units.words import and_words, capfirst
 
 DASHBOARD = "campaign/dashboard.html"
 DELETE = "campaign/delete.html"
@@ -466,7 +466,7 @@ def engagement_review(
         base_context(
             viewer,
             title="Apply the outcome?",
-            lede=f"{record.name[:1].upper()}{record.name[1:]}: {outcome}. Applying writes "
+            lede=f"{capfirst(record.name)}: {outcome}. Applying writes "
             "these changes into each unit's history.",
             note=f"These are the engagement's own dice (seed {record.seed}): applying writes "
             "exactly what is shown here.",

@@ -135,7 +135,7 @@ from units.bucs import (
     Equipment,
     Specialty,
 )
-from units.words import and_words
+from units.words import and_words, capfirst
 
 CHARACTERS = "campaign/characters.html"
 CHARACTER_ENTRIES_SHOWN = 20
@@ -653,7 +653,7 @@ def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user, reviewed=request.POST.get("reviewed") if review_first else None,
         )  # fmt: skip
         outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
-        title = record.name[:1].upper() + record.name[1:]
+        title = capfirst(record.name)
         message = f"{title}: {outcome}."
         return reverse("campaign:engagement", args=[pk, record.pk]), message
 
@@ -922,7 +922,7 @@ def engagement_reverted_text(name: str, units: list[Any]) -> str:
 
 def reverted_said(name: str) -> str:
     """An engagement reverted, by its name: "Skirmish at the mill is reverted"."""
-    return f"{name[:1].upper()}{name[1:]} is reverted"
+    return f"{capfirst(name)} is reverted"
 
 
 @login_required
