@@ -710,7 +710,8 @@ def unit_search(
 ) -> UnitSearch:
     """The units of ``force_ids`` (the forces the viewer sees in full) whose name or leader's
     name contains ``search``, in ``force`` (one of them, by pk; else every one) and of
-    ``status`` (else any): a page of them. A force the viewer may not see in full is never
+    ``status`` (else any; "ready" as the unit's status shows it, not held by a battle not yet
+    applied): a page of them. A force the viewer may not see in full is never
     searched, nor named back: asked for, it is every force. Four queries whatever the
     campaign's size: its forces, the names of the units found, the page's units and the
     battles not yet applied (`engaged_battles`), each found unit with the one holding it
@@ -722,8 +723,13 @@ def unit_search(
     search = search.strip()[:SEARCH_LONGEST]
     status = status if status in {s.value for s in Status} else ""
     units = Unit.objects.filter(force__in=[chosen] if chosen else forces)
+    # A unit ready but held by a battle not yet applied goes into no other fight: its status
+    # says what it waits for in place of "Ready" (`_unit_status.html`), so "Ready" finds it not.
+    held = engaged_battles(campaign=campaign)
     if status:
         units = units.filter(status=status)
+    if status == Status.READY:
+        units = units.exclude(pk__in=list(held))
     names = {f.pk: f.name for f in forces}
     rows = units.values_list("pk", "name", "force_id", "leader__name")
     if search:
@@ -747,9 +753,6 @@ def unit_search(
     pks = [row[0] for row in order[start : start + FOUND_A_PAGE]]
     read = Unit.objects.select_related("unit_type", "leader").in_bulk(pks) if pks else {}
     by_pk = {f.pk: f for f in forces}
-    # A unit ready but held by a battle not yet applied goes into no other fight: said beside
-    # its status, as its roster line says it.
-    held = engaged_battles(campaign=campaign) if pks else {}
     gone = destroyed_where(read.values(), campaign.pk)
     found = []
     for pk in pks:

@@ -153,3 +153,25 @@ def test_a_unit_held_by_a_battle_not_yet_applied_is_found_with_that_battle(clien
     campaign_battle_apply(campaign_battle=battle, actor=world.users["gm"])
     page = client.get(_url(world, f"?q={quote(held.name)}")).text
     assert link not in page and "Awaiting review" not in page
+
+
+def test_ready_finds_no_unit_a_battle_not_yet_applied_holds(client, world):
+    """A unit held by a battle awaiting the GM's review shows "Awaiting review of …" in place of
+    "Ready" (`_unit_status.html`): the "Ready" search agrees with it, leaving it out, until the
+    battle's outcome is applied; any status still finds it."""
+    from campaign.services.battles import campaign_battle_apply
+
+    battle = world.table_battle
+    held = Unit.objects.get(pk=next(iter(battle.sides.values()))[0])
+    assert held.status == "ready"
+    login(client, world, "gm")
+    page = client.get(_url(world, "?status=ready")).text
+    assert held.name not in _names(page) and "Awaiting review" not in page
+    free = Unit.objects.filter(force__campaign=world.campaign, status="ready").exclude(
+        pk__in=[pk for pks in battle.sides.values() for pk in pks]
+    )
+    assert sorted(_names(page)) == sorted(unit.name for unit in free)
+    assert f"{len(free)} unit" in page
+    assert held.name in _names(client.get(_url(world)).text)
+    campaign_battle_apply(campaign_battle=battle, actor=world.users["gm"])
+    assert held.name in _names(client.get(_url(world, "?status=ready")).text)
