@@ -1159,3 +1159,35 @@ def test_a_state_pill_is_never_cut_over_two_lines(browser_world, page_for, live_
             cut[path] = found
     assert not cut, cut
     assert not page.errors, page.errors
+
+
+@pytest.fixture
+def crossroads(browser_world):
+    """The battle awaiting review named as the demo's is, before Playwright starts."""
+    from campaign.models import CampaignBattle
+
+    battle = browser_world.table_battle
+    CampaignBattle.objects.filter(pk=battle.pk).update(name="Battle of the Crossroads")
+    return browser_world
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_battle_a_unit_waits_on_is_read_whole_under_its_status_on_a_phone(
+    crossroads, page_for, live_server, width
+):
+    """A unit held by a battle awaiting review: its roster card's status reads "Awaiting review"
+    then "of Battle of the Crossroads" on one line, not the battle's last word left alone under
+    the rest."""
+    browser_world = crossroads
+    page = page_for("player")
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_server.url}/campaigns/{browser_world.campaign.pk}/forces/"
+              f"{browser_world.force.pk}/")  # fmt: skip
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('.roster-status .in-battle')]
+          .map(s => [s.textContent.trim(), s.querySelector('a').getClientRects().length])"""
+    )
+    assert lines and all(rects == 1 for _, rects in lines), lines
+    assert lines[0][0] == "of Battle of the Crossroads"
+    shoot(page, f"in-battle-status-{width}")
+    assert not page.errors, page.errors
