@@ -580,6 +580,9 @@ class CampaignBattle(models.Model):
     UNSETTLED = (State.FIGHTING, State.AWAITING)
     """A battle whose outcome is not applied yet: its units still carry what they went in with,
     and may go into no other battle until it is (`selectors.engaged_units`)."""
+    HOLDS_UNIT = {State.FIGHTING.value: "Fighting", State.AWAITING.value: "Awaiting review"}
+    """A ready unit's status while an `UNSETTLED` battle holds it, by the battle's state
+    (`holds_unit`)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
     name = models.CharField(max_length=200)
@@ -657,7 +660,7 @@ class CampaignBattle(models.Model):
         """A ready unit's status while this battle holds it (`UNSETTLED`), in place of "Ready":
         it is ready for no other fight until the outcome is applied. The battle's name follows
         it ("Awaiting review of Battle of the Crossroads", `held_in`)."""
-        return "Fighting" if self.state == self.State.FIGHTING else "Awaiting review"
+        return self.HOLDS_UNIT.get(self.state, self.HOLDS_UNIT[self.State.AWAITING])
 
     @property
     def held_in(self) -> str:

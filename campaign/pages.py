@@ -663,7 +663,7 @@ class UnitSearch(PageLinks):
     force: Force | None
     """The one force looked in, or None for every force searched."""
     status: str
-    """A unit status (`Status`) the units found have, or "" for any."""
+    """The status the units found show (`finder_statuses`), or "" for any."""
     found: list[Unit]
     number: int
     pages: int
@@ -685,7 +685,7 @@ class UnitSearch(PageLinks):
         if self.force is not None:
             what += f", in {self.force.name}"
         if self.status:
-            what += f", {Status(self.status).label.lower()}"
+            what += f", {dict(finder_statuses())[self.status].lower()}"
         if self.pages > 1:
             first = (self.number - 1) * FOUND_A_PAGE + 1
             what += f". Page {self.number} of {self.pages}: units {first} to "
@@ -699,6 +699,16 @@ class UnitSearch(PageLinks):
         return page_query(asked, number)
 
 
+def finder_statuses() -> list[tuple[str, str]]:
+    """The statuses a unit is found by, as its status shows them (`_unit_status.html`): a ready
+    unit held by a battle not yet applied shows what it waits for (`CampaignBattle.holds_unit`)
+    in place of "Ready"."""
+    held = list(CampaignBattle.HOLDS_UNIT.items())
+    return [(Status.READY.value, Status.READY.label), *held] + [
+        (status.value, status.label) for status in Status if status != Status.READY
+    ]
+
+
 def unit_search(
     campaign: Campaign,
     force_ids: Collection[int],
@@ -710,8 +720,9 @@ def unit_search(
 ) -> UnitSearch:
     """The units of ``force_ids`` (the forces the viewer sees in full) whose name or leader's
     name contains ``search``, in ``force`` (one of them, by pk; else every one) and of
-    ``status`` (else any; "ready" as the unit's status shows it, not held by a battle not yet
-    applied): a page of them. A force the viewer may not see in full is never
+    ``status`` (else any; one of `finder_statuses`, as the unit's status shows it: "ready" is
+    not held by a battle not yet applied, "awaiting" is held by one awaiting review): a page
+    of them. A force the viewer may not see in full is never
     searched, nor named back: asked for, it is every force. Four queries whatever the
     campaign's size: its forces, the names of the units found, the page's units and the
     battles not yet applied (`engaged_battles`), each found unit with the one holding it
@@ -721,12 +732,15 @@ def unit_search(
     forces = [f for f in every if f.pk in force_ids]
     chosen = next((f for f in forces if str(f.pk) == force), None)
     search = search.strip()[:SEARCH_LONGEST]
-    status = status if status in {s.value for s in Status} else ""
+    status = status if status in dict(finder_statuses()) else ""
     units = Unit.objects.filter(force__in=[chosen] if chosen else forces)
     # A unit ready but held by a battle not yet applied goes into no other fight: its status
-    # says what it waits for in place of "Ready" (`_unit_status.html`), so "Ready" finds it not.
+    # says what it waits for in place of "Ready" (`_unit_status.html`), and is found by that.
     held = engaged_battles(campaign=campaign)
-    if status:
+    if status in CampaignBattle.HOLDS_UNIT:
+        waiting = [pk for pk, battle in held.items() if battle.state == status]
+        units = units.filter(status=Status.READY, pk__in=waiting)
+    elif status:
         units = units.filter(status=status)
     if status == Status.READY:
         units = units.exclude(pk__in=list(held))

@@ -63,6 +63,7 @@ from campaign.pages import (
     clean_cursor,
     clean_sort,
     destroyed_where,
+    finder_statuses,
     force_colour,
     force_strength_chart,
     force_summaries,
@@ -617,9 +618,10 @@ def unit_find(request: HttpRequest, pk: int) -> HttpResponse:
         status=query.get("status", ""),
         page=clean_cursor(query.get("page")),
     )
-    statuses = [(status.value, status.label) for status in Status]
     return render(
-        request, "campaign/units.html", base_context(viewer, found=found, statuses=statuses)
+        request,
+        "campaign/units.html",
+        base_context(viewer, found=found, statuses=finder_statuses()),
     )
 
 

@@ -152,7 +152,7 @@ def test_a_unit_held_by_a_battle_not_yet_applied_is_found_with_that_battle(clien
             assert "Awaiting review" not in line, unit.name
     campaign_battle_apply(campaign_battle=battle, actor=world.users["gm"])
     page = client.get(_url(world, f"?q={quote(held.name)}")).text
-    assert link not in page and "Awaiting review" not in page
+    assert link not in page and "Awaiting review</span>" not in page
 
 
 def test_ready_finds_no_unit_a_battle_not_yet_applied_holds(client, world):
@@ -166,7 +166,7 @@ def test_ready_finds_no_unit_a_battle_not_yet_applied_holds(client, world):
     assert held.status == "ready"
     login(client, world, "gm")
     page = client.get(_url(world, "?status=ready")).text
-    assert held.name not in _names(page) and "Awaiting review" not in page
+    assert held.name not in _names(page) and "Awaiting review</span>" not in page
     free = Unit.objects.filter(force__campaign=world.campaign, status="ready").exclude(
         pk__in=[pk for pks in battle.sides.values() for pk in pks]
     )
@@ -175,3 +175,21 @@ def test_ready_finds_no_unit_a_battle_not_yet_applied_holds(client, world):
     assert held.name in _names(client.get(_url(world)).text)
     campaign_battle_apply(campaign_battle=battle, actor=world.users["gm"])
     assert held.name in _names(client.get(_url(world, "?status=ready")).text)
+
+
+def test_a_unit_is_found_by_the_battle_it_waits_on_as_its_status_shows(client, world):
+    """The status search offers what a held unit's status shows in place of "Ready": "Awaiting
+    review" finds the units of a battle awaiting the GM's review, and says so in its summary."""
+    battle = world.table_battle
+    held = sorted(
+        Unit.objects.filter(pk__in=[pk for pks in battle.sides.values() for pk in pks]).values_list(
+            "name", flat=True
+        )
+    )
+    login(client, world, "player")
+    page = client.get(_url(world, "?status=awaiting")).text
+    assert '<option value="awaiting" selected>Awaiting review</option>' in page
+    assert '<option value="fighting">Fighting</option>' in page
+    assert sorted(_names(page)) == held
+    assert f"{len(held)} units, awaiting review." in page
+    assert "No unit, fighting." in client.get(_url(world, "?status=fighting")).text
