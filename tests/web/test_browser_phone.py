@@ -1191,3 +1191,26 @@ def test_the_battle_a_unit_waits_on_is_read_whole_under_its_status_on_a_phone(
     assert lines[0][0] == "of Battle of the Crossroads"
     shoot(page, f"in-battle-status-{width}")
     assert not page.errors, page.errors
+
+
+def test_a_dashboard_without_the_gms_panel_uses_the_whole_width_on_a_desktop(
+    browser_world, page_for, live_server
+):
+    """A player's and a spectator's dashboard have no GM's panel beside their column: the column
+    takes the page's width rather than leave a panel's width empty at its side. The GM's keeps
+    its panel beside it."""
+    c = f"{live_server.url}/campaigns/{browser_world.campaign.pk}/"
+    widths = {}
+    for role in ("player", "spectator", "gm"):
+        page = at_size(page_for(role), "desktop")
+        page.goto(c)
+        widths[role] = page.evaluate(
+            """() => [document.querySelector('.dash').getBoundingClientRect().width,
+                      document.querySelector('.dash-main').getBoundingClientRect().width]"""
+        )
+        assert not page.errors, page.errors
+    for role in ("player", "spectator"):
+        dash, main = widths[role]
+        assert main >= dash - 1, (role, widths)
+    dash, main = widths["gm"]
+    assert main < dash - 200, widths
