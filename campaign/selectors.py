@@ -49,7 +49,7 @@ from campaign.models import (
     StoryEntry,
     Unit,
 )
-from campaign.rules.history import HITS_FIELDS, out_cold_text, possessive, sentence
+from campaign.rules.history import HITS_FIELDS, out_cold_text, possessive, sentence, undone_text
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import Passing, crews_left, medical_capacity, time_passes
 from campaign.rules.state import (
@@ -940,6 +940,41 @@ def revert_preview(
         (unit, unit.state, CampaignUnitState.from_json(snapshot))
         for unit, snapshot in sorted(states.values(), key=lambda s: (s[0].force.name, s[0].name))
     ]
+
+
+def revert_review(
+    *, campaign_battle: CampaignBattle
+) -> tuple[list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[HistoryEntry]]:
+    """`revert_preview`, and the revert entries Revert will write, unsaved and in its order
+    (newest undone first): what the review tells each unit in the words of its history ("the
+    experience from the battle of day 2, Crossroads, is undone: back to Green, 1 experience
+    point"), without the reason the GM is still to give."""
+    from campaign.services.outcomes import revert_undid
+
+    fight = ("battle", campaign_battle.name, "")
+    now: dict[int, dict[str, Any]] = {}
+    told = []
+    for entry in (
+        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        .select_related("unit__force", "unit__leader__character")
+        .order_by("-pk")
+    ):
+        was = now.setdefault(entry.unit_id, entry.unit.state.to_json())
+        state = CampaignUnitState.from_json({**was, **entry.before})
+        undid = revert_undid(entry, fight, state)
+        before, after = snapshot_diff(was, state.to_json())
+        now[entry.unit_id] = state.to_json()
+        told.append(
+            HistoryEntry(
+                unit=entry.unit,
+                kind=HistoryEntry.Kind.REVERT,
+                text=sentence(undone_text(**undid), before, after),
+                before=before,
+                after=after,
+                details={"undid": undid},
+            )
+        )
+    return revert_preview(campaign_battle=campaign_battle), told
 
 
 def revert_blockers(*, applied_entries: Sequence[int]) -> list[tuple[Unit, list[HistoryEntry]]]:

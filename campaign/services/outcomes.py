@@ -682,7 +682,7 @@ def outcome_revert(
             unit.force = plan.moved_back[entry.pk]  # saved with its state, as the move saved it
             notices_after_commit(unit.force.campaign)
         state = CampaignUnitState.from_json({**unit.state.to_json(), **entry.before})
-        undid = _undone(entry, fight, state)
+        undid = revert_undid(entry, fight, state)
         written = unit_change(
             unit=unit,
             state=state,
@@ -956,10 +956,13 @@ def _fight_of(entry: HistoryEntry) -> Fight | None:
     return None
 
 
-def _undone(entry: HistoryEntry, fight: Fight | None, state: CampaignUnitState) -> dict[str, Any]:
+def revert_undid(
+    entry: HistoryEntry, fight: Fight | None, state: CampaignUnitState
+) -> dict[str, Any]:
     """What reverting ``entry`` undoes, as `undone_text` says it (its arguments), the fight it
-    came from named; of experience that changed nothing, the experience the unit (``state``,
-    after the revert) keeps, as a revert that gives points back says them."""
+    came from named (``fight``, else the one ``entry`` names); of experience that changed
+    nothing, the experience the unit (``state``, after the revert) keeps, as a revert that
+    gives points back says them."""
     noun, name, by_units = fight or _fight_of(entry) or ("", "", "")
     kept = state.experience if "experience" not in entry.after else None
     return {"kind": entry.undo_kind, "day": entry.day, "fight": noun, "name": name,

@@ -83,7 +83,7 @@ from campaign.selectors import (
     fogged_log,
     outcome_entries,
     outcome_review,
-    revert_preview,
+    revert_review,
 )
 from campaign.services.battles import (
     campaign_battle_apply,
@@ -817,7 +817,8 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
             back_label="Back to the battle",
         )
     if request.method == "GET":
-        return _review(request, viewer, rows=revert_preview(campaign_battle=cb), **review)
+        rows, entries = revert_review(campaign_battle=cb)
+        return _review(request, viewer, rows=rows, entries=entries, **review)
     if form.is_valid():
         try:
             reverted = campaign_battle_revert(
@@ -835,9 +836,9 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
             form.add_error(None, _not_applied(cb))
     elif not applied:
         form.add_error(None, _not_applied(cb))
-    rows = revert_preview(campaign_battle=cb) if applied else []
+    rows, entries = revert_review(campaign_battle=cb) if applied else ([], [])
     focus_first_error(form)
-    return _review(request, viewer, status=400, rows=rows, **review)
+    return _review(request, viewer, status=400, rows=rows, entries=entries, **review)
 
 
 def _not_applied(cb: CampaignBattle) -> str:

@@ -354,3 +354,23 @@ def test_a_battles_entry_finds_the_battles_page_to_link(client, world):
     entry = HistoryEntry.objects.get(unit=ours, kind="battle")
     assert fight_pages([entry], world.campaign.pk) == {entry.pk: _url("battle", world, battle.pk)}
     assert fight_pages([], world.campaign.pk) == {}
+
+
+def test_the_revert_review_tells_each_unit_in_the_words_the_revert_then_writes(client, world):
+    """Sentences, not field diffs, before the GM confirms a revert as after: each unit's line
+    is the one its history then keeps, but for the reason still to be given."""
+    battle = world.engine_battle
+    login(client, world, "gm")
+    review = client.get(_url("battle-revert", world, battle.pk))
+    assert "What the revert gives back" in review.text
+    told = {c.unit.pk: c.lines for c in review.context["changes"]}
+    assert told and all(told.values())
+    assert all(" is undone" in line for lines in told.values() for line in lines)
+    done = client.post(_url("battle-revert", world, battle.pk), {"reason": "wrong map"})
+    page = client.get(done["Location"])
+    assert "What the revert gave back" in page.text
+    written = {c.unit.pk: c.lines for c in page.context["changes"]}
+    assert written == {
+        pk: tuple(f"Wrong map: {line[0].lower()}{line[1:]}" for line in lines)
+        for pk, lines in told.items()
+    }
