@@ -459,6 +459,10 @@ def story_text(
         parts.append(carries_text(unit.get("morale_hits") or 0, unit.get("casualty_hits") or 0))
     if "experience" in after and not gone:
         parts.append(experience_text(before, after, unit.get("quality")))
+    elif _rose(before, after) and isinstance(unit.get("experience"), int) and not gone:
+        # The points the step up left unchanged count toward the next step now: said, as
+        # the points a step up changes are, lest the sentence stop at the new quality.
+        parts.append(experience_has_text(unit["experience"], after["quality"]))
     if "in_combat_zone" in after and not gone:
         parts.append(
             "is in the combat zone" if after["in_combat_zone"] else "is out of the combat zone"
@@ -625,3 +629,10 @@ def revert_text(after: dict[str, Any], unit: dict[str, Any]) -> str:
         else:
             parts.append(f"{FIELD_LABELS[field]} {_value(field, value)}")
     return f"back to {', '.join(parts)}" if parts else ""
+
+
+def _rose(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether a change raised the unit's quality (both qualities known)."""
+    if "quality" not in after or before.get("quality") is None:
+        return False
+    return Quality.of_word(after["quality"]) > Quality.of_word(before["quality"])

@@ -62,6 +62,20 @@ def test_experience_that_falls_says_why():
     )
 
 
+def test_a_step_up_that_leaves_the_points_as_they_were_still_says_where_they_stand():
+    """Green at 1 of 2 earns 2: it rises to Inexperienced with 1 point left over, the same
+    number as before, so the entry's fields hold no experience; its sentence still says it."""
+    rose = story_text({"quality": "green"}, {"quality": "inexperienced"}, {"experience": 1})
+    assert rose == (
+        "rose from Green to Inexperienced; has 1 of the 3 experience points it needs to rise to "
+        "Average"
+    )
+    # A fall keeps its words: the points it caps are in its fields when they change.
+    assert story_text({"quality": "average"}, {"quality": "green"}, {"experience": 1}) == (
+        "fell from Average to Green"
+    )
+
+
 def test_an_engagement_named_by_its_units_opens_its_line_with_a_capital(client, world):
     """An engagement the GM did not name is named by its units ("engagement, Squad 1 against
     Iron Wolf"): on the unit's page that name opens the line, so it starts with a capital."""
