@@ -364,7 +364,12 @@ def at_the_table(unit: Unit, order: str, went_in: Mapping[str, Any] | None = Non
     kit = fielded(quality, equipment, held, COMBAT_SPECIALTIES)
     leader = getattr(unit, "leader", None)
     led = leader is not None and leader.leads
-    now = command_of(Commandable(str(unit.pk), led, ordered, kit.quality))
+    if went_in is None:
+        now = command_of(Commandable(str(unit.pk), led, ordered, kit.quality))
+    else:
+        # The column its battle Skill came from (`GoingIn.skill_working`): a battle reads the
+        # alone column, under Orders or not, also of a unit a character leads.
+        now = Command.UNDER_ORDERS if ordered else Command.WITHOUT_ORDERS
     columns = []
     for command in (Command.UNDER_ORDERS, Command.WITHOUT_ORDERS, Command.ASSISTING):
         alone = command != Command.WITHOUT_ORDERS or kit.quality.can_act_alone
