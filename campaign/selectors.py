@@ -479,13 +479,14 @@ def entries_experience_held(*, entries: list[HistoryEntry]) -> dict[int, dict[st
     experience, and does not set its quality: the ``quality`` the unit stood at, the last its
     history set before it (the unit's own if none did); and for one that changed nothing
     (points held just short of a step it stood at already), the ``experience`` it leaves the
-    unit holding, the last its history set before it. Entries read `with_standing` need no
+    unit holding, the last its history set before it; that ``experience`` alone for one that
+    took it a step up and left its points as they were. Entries read `with_standing` need no
     query; one query for the others, and none when there is no such entry."""
     wanted = [
         e
         for e in entries
         if (e.kind == HistoryEntry.Kind.EXPERIENCE or "experience" in e.after)
-        and "quality" not in e.after
+        and ("quality" not in e.after or _rose_as_it_was(e))
     ]
     standing = {
         e.pk: (e.experience_before, e.quality_before, e.unit.quality)
@@ -503,10 +504,25 @@ def entries_experience_held(*, entries: list[HistoryEntry]) -> dict[int, dict[st
     found: dict[int, dict[str, Any]] = {}
     for e in wanted:
         held, stood, own = standing[e.pk]
+        if _rose_as_it_was(e):
+            # Its quality is its own; the points it left as they were count toward the next.
+            found[e.pk] = {"experience": int(held or 0)}
+            continue
         found[e.pk] = {"quality": Quality.of_word(stood) if stood else Quality(own)}
         if e.kind == HistoryEntry.Kind.EXPERIENCE and not e.after:
             found[e.pk]["experience"] = int(held or 0)
     return found
+
+
+def _rose_as_it_was(entry: HistoryEntry) -> bool:
+    """An entry of experience that took its unit a step up and left its points as they were
+    (Green at 1 of 2 earns 2: Inexperienced, 1 left over): its sentence says the points it
+    holds, which its fields do not (`history.story_text`)."""
+    return (
+        entry.kind == HistoryEntry.Kind.EXPERIENCE
+        and "quality" in entry.after
+        and "experience" not in entry.after
+    )
 
 
 def _entries_hits(entries: list[HistoryEntry]) -> dict[int, dict[str, int]]:

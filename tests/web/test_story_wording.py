@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -10,6 +13,7 @@ from campaign.pages import without_repeats
 from campaign.rules.history import story_text
 from campaign.services.roster import leader_attach
 from tests.web.campaign_world import login
+from units.bucs import Quality
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +141,37 @@ def test_a_change_still_ahead_is_told_in_the_present_and_one_done_in_the_past():
     assert story_text({"status": "ready"}, broken, {}, ahead=True) == "retreats in poor order"
     risen = story_text({"quality": "green"}, {"quality": "inexperienced"}, {}, ahead=True)
     assert risen == "rises from Green to Inexperienced"
+
+
+def test_the_timeline_says_where_the_points_of_a_step_up_that_left_them_as_they_were_stand(
+    client, world
+):
+    """Its promotion line on the timeline stopped at "rose from Green to Inexperienced at
+    Skirmish" where another's went on "starts again with 0 of the 3 …": the points left as
+    they were are said too."""
+    from campaign.models import CampaignBattle
+    from campaign.services import unit_create, unit_edit
+    from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+
+    gm = world.users["gm"]
+    card = world.unit.unit_type
+    ours = unit_create(force=world.force, unit_type=card, name="Keen", quality="green",
+                       specialties=["infantry"])  # fmt: skip
+    unit_edit(unit=ours, changes={"experience": 1}, reason="records", actor=gm)
+    theirs = unit_create(force=world.enemy, unit_type=card, name="Slow", specialties=["infantry"])
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Skirmish", winner="attackers",
+        sides={"attackers": [ours], "defenders": [theirs]},
+        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (ours, theirs)},
+        actor=gm,
+    )  # fmt: skip
+    if battle.state != CampaignBattle.State.APPLIED:
+        campaign_battle_apply(campaign_battle=battle, actor=gm)
+    ours.refresh_from_db()
+    assert (Quality(ours.quality), ours.experience) == (Quality.INEXPERIENCED, 1)
+    page = login(client, world, "gm").get(reverse("campaign:timeline", args=[world.campaign.pk]))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.unescape(page.text)))
+    assert (
+        "Keen (Red Company) rose from Green to Inexperienced at Skirmish: has 1 of the 3 "
+        "experience points it needs to rise to Average"
+    ) in text, text
