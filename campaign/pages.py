@@ -1177,9 +1177,9 @@ def rallying_text(rallying: list[Attention]) -> str:
         none = "does not rally it" if len(rallying) == 1 else "rallies none of them"
         return f"{said}; the next day of R&R {none}:"
     later = len(rallying) - len(next_day)
-    return (
-        f"{said}; the next day of R&R rallies {named}, not {'this one' if later == 1 else 'these'}:"
-    )
+    # The units it does not rally are listed under the line: pointed at, not "this one".
+    below = "the one below" if later == 1 else f"the {number_text(later)} below"
+    return f"{said}; the next day of R&R rallies {named}, not {below}:"
 
 
 @dataclass(frozen=True)

@@ -582,11 +582,11 @@ def test_the_gm_is_told_which_units_the_next_day_rallies():
     )
     assert rallying_text([retreated(1), retreated(3), retreated(None)]) == (
         "3 units retreated in poor order; the next day of R&R rallies 1st Squad (Red Company), "
-        "not these:"
+        "not the 2 below:"
     )
     assert rallying_text([retreated(1), retreated(1), retreated(4)]) == (
         "3 units retreated in poor order; the next day of R&R rallies Unit 2 (Red Company) and "
-        "Unit 3 (Red Company), not this one:"
+        "Unit 3 (Red Company), not the one below:"
     )
     assert rallying_text([retreated(2)]) == (
         "1 unit retreated in poor order; the next day of R&R does not rally it:"
