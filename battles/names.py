@@ -3,10 +3,11 @@ objective and side, used by the report, the log's narration, the map and the rep
 
 A scenario names its sides, and its units and buildings carry cards with names; terrain pieces
 and objectives have only ids. An id is made readable here and nowhere else ("north-wood-b" is
-"north wood B"). Units are called by their own names where a campaign gives them ("Iron
-Wolf"), else by their card's, numbered when the card is on the table more than once ("Rifle
-Squad 2"); the side is added ("Iron Wolf (Blue Battalion)") only where a name alone would not
-say which unit is meant.
+"North wood B"): a place is named as a name is, with a capital, alike on the map, in the score
+table and in the story ("moves onto Crossroads"). Units are called by their own names where a
+campaign gives them ("Iron Wolf"), else by their card's, numbered when the card is on the table
+more than once ("Rifle Squad 2"); the side is added ("Iron Wolf (Blue Battalion)") only where a
+name alone would not say which unit is meant.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from battles.engine import Scenario
 from battles.engine.events import Removal
 from battles.engine.geometry import distance, nearest_point
 from battles.engine.scenario import Objective, ObjectiveKind
+from units.words import capfirst
 
 LEFT = {
     Removal.NONE: "in the field",
@@ -34,9 +36,10 @@ NEAR = 1.5
 
 
 def readable(piece_id: str) -> str:
-    """An id as words: "north-wood-b" → "north wood B", "woods-3" → "woods 3"."""
+    """An id as a name: "north-wood-b" → "North wood B", "woods-3" → "Woods 3"."""
     words = [w for w in re.split(r"[-_\s]+", piece_id) if w]
-    return " ".join(w.upper() if len(w) == 1 and w.isalpha() else w for w in words) or piece_id
+    name = " ".join(w.upper() if len(w) == 1 and w.isalpha() else w for w in words)
+    return capfirst(name) or piece_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +52,7 @@ class Names:
     buildings: dict[str, str]
     terrain: dict[str, str]
     objectives: dict[str, str]
-    """A hold objective by the ground it names ("ford"); a raze objective by its building."""
+    """A hold objective by the ground it names ("Ford"); a raze objective by its building."""
     sides: dict[str, str]
     side_of: dict[str, str]
     """Each unit's side id."""
@@ -95,13 +98,13 @@ class Names:
         return self.objectives.get(objective_id) or readable(objective_id)
 
     def deed(self, objective: Objective) -> str:
-        """What scoring an objective takes: "holding ford", "razing north bunker"."""
+        """What scoring an objective takes: "holding Ford", "razing North bunker"."""
         verb = "razing" if objective.kind is ObjectiveKind.RAZE else "holding"
         return f"{verb} {self.objective(objective.id)}"
 
     def where(self, point: tuple[float, float]) -> str:
         """Where a point on the table is, in words, when something there has a name: "into
-        mill", "onto ford", "by north wood B"; else ""."""
+        Mill", "onto Ford", "by North wood B"; else ""."""
         for b in self.scenario.buildings:
             if b.polygon.contains(point):
                 return f"into {self.buildings[b.id]}"
@@ -164,7 +167,7 @@ def scenario_names(
 
 
 def building_name(card: str, piece: str) -> str:
-    """A building by its id in words ("south house", "mill"), or by its card when the id only
+    """A building by its id in words ("South house", "Mill"), or by its card when the id only
     repeats it ("Farmhouse", not "farmhouse")."""
     return card if readable(piece).lower() == card.lower() else readable(piece)
 

@@ -2,7 +2,7 @@
 
 The report's log, the replay's captions and anything else that tells a battle read it here. It
 speaks as a reader would: pieces by their names (``battles.names``), places in words ("moves
-4″ into north wood B"), distances to a tenth of an inch; a unit's side only where its name does
+4″ into North wood B"), distances to a tenth of an inch; a unit's side only where its name does
 not already say which unit it is. Every die stays in the log, attached to its event by
 ``battles.report``.
 """
@@ -110,7 +110,7 @@ def _still_in_sight(e: ev.Reveal, names: Names) -> str:
 def end_scores(events: Sequence[Event], names: Names) -> frozenset[int]:
     """Indexes of the points objectives gave at the battle's end (their points at end). The
     engine logs them just as the last turn's points per turn, right after them, so the story
-    read "scores 1 for holding ford", then "scores 3 for holding ford": in the run of scores
+    read "scores 1 for holding Ford", then "scores 3 for holding Ford": in the run of scores
     that closes the log, the last award of each objective with points at end to each side is
     the end's. Read from the whole log, as `idle_activations` is."""
     at_end = {f"objective:{o.id}" for o in names.scenario.objectives if o.points_at_end}
@@ -373,7 +373,7 @@ _PURPOSE = {
 
 def describe_roll(r: ev.Roll, names: Names) -> str:
     """One die: who rolled it, why, what it came to and against what."""
-    # A building's armour die leads the line with its name, lowercase in running text.
+    # A unit's or a side's own name may start in lower case; the line opens with a capital.
     who = capfirst(names.side(r.who) if r.purpose == "initiative" else names.get(r.who))
     purpose = _PURPOSE.get(r.purpose, r.purpose)
     came_to = ev.roll_came_to(r.purpose, r.outcome)

@@ -104,7 +104,7 @@ def test_each_side_is_told_by_the_force_taking_it_and_the_scenarios_story_as_the
     assert (
         "<li>Blue Battalion takes the first side.</li><li>Red Company takes the second side, "
         "with no objective of its own: it scores only for the enemy units it removes.</li>"
-        "<li>Objective crossroads: Blue Battalion must hold within 3″ (1 per turn, 3 at the "
+        "<li>Objective Crossroads: Blue Battalion must hold within 3″ (1 per turn, 3 at the "
         "end).</li>"
     ) in text
     # The scenario's sample units are its own story of the ground, not the campaign's forces.

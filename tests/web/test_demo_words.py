@@ -129,6 +129,27 @@ def test_the_demos_engine_battle_is_told_and_replayed_in_the_campaigns_names(
         assert review not in page
 
 
+def test_the_demos_battle_story_names_each_place_as_its_map_and_score_table_do(client, demo):
+    """A place has only an id in the scenario ("crossroads", "lane-wall"): the story, the
+    replay, the map and the objectives' lines all name it alike, as a name, with a capital."""
+    campaign, _ = demo
+    crossroads = campaign.battles.get(name="Battle of the Crossroads")
+    client.force_login(get_user_model().objects.get(username="alice"))
+    page = client.get(reverse("campaign:battle", args=[campaign.pk, crossroads.pk])).text
+    words = _words(page)
+    assert "Crossroads (Red Company to hold): held by nobody at the end." in words
+    assert "Sappers moves 5″ onto Crossroads." in words
+    assert "Red Company scores 1 for holding Crossroads: 2 in all." in words
+    assert "Old Faithful moves 4″ by Farmhouse." in words
+    labels = re.findall(r'class="terrain-label[^"]*"[^>]*>([^<]+)<', page)
+    assert {"Wood", "Ridge", "Brook", "Lane wall"} <= set(labels)
+    assert ">Crossroads</text>" in page
+    frames = page.split('id="replay-frames"')[1].split("</script>")[0]
+    assert "onto Crossroads" in frames
+    for lower in ("onto crossroads", "holding crossroads", ">crossroads<", ">lane wall<"):
+        assert lower not in page
+
+
 def test_the_demos_engine_battle_awaits_the_gms_review_on_the_campaign_page(client, demo):
     campaign, _ = demo
     crossroads = campaign.battles.get(name="Battle of the Crossroads")

@@ -23,19 +23,19 @@ from tests.web.crafted import crafted_scenario
 
 
 def test_it_reads_an_id_as_words():
-    assert readable("north-wood-b") == "north wood B"
-    assert readable("woods-3") == "woods 3"
-    assert readable("east_crossing") == "east crossing"
-    assert building_name("House", "south-house") == "south house"
+    assert readable("north-wood-b") == "North wood B"
+    assert readable("woods-3") == "Woods 3"
+    assert readable("east_crossing") == "East crossing"
+    assert building_name("House", "south-house") == "South house"
     assert building_name("Farmhouse", "farmhouse") == "Farmhouse"
 
 
 def test_every_piece_of_the_big_battle_has_a_name_and_a_raze_objective_its_building():
     names = scenario_names(load_scenario(SCENARIOS / "big-battle.json"))
-    assert names.terrain["north-wood-b"] == "north wood B"
-    assert names.buildings["mill"] == "mill" and names.buildings["north-bunker"] == "north bunker"
-    assert names.objectives["east-crossing"] == "east crossing"
-    assert names.objectives["raze-red-bunker"] == "north bunker"
+    assert names.terrain["north-wood-b"] == "North wood B"
+    assert names.buildings["mill"] == "Mill" and names.buildings["north-bunker"] == "North bunker"
+    assert names.objectives["east-crossing"] == "East crossing"
+    assert names.objectives["raze-red-bunker"] == "North bunker"
     assert names["blue-squad-2"] == "Rifle Squad 2"
 
 
@@ -54,9 +54,9 @@ def test_a_units_side_is_named_only_where_two_units_share_a_name():
 def test_a_move_says_where_it_ends_in_words_never_in_coordinates():
     names = scenario_names(parse_scenario(crafted_scenario()))
     into = ev.Move("r1", ((10.0, 16.0), (10.0, 14.5)), 1.5, 270.0, False)
-    assert describe(into, names) == "Trooper 2 moves 1.5″ into wood."
+    assert describe(into, names) == "Trooper 2 moves 1.5″ into Wood."
     beside = ev.Move("b1", ((4.0, 4.0), (13.3, 5.0)), 9.354, 0.0, False)
-    assert describe(beside, names) == "Trooper 1 moves 9.4″ by farm."
+    assert describe(beside, names) == "Trooper 1 moves 9.4″ by Farm."
     open_ground = ev.Move("b1", ((4.0, 4.0), (4.0, 10.0)), 6.0, 90.0, False)
     assert describe(open_ground, names) == "Trooper 1 moves 6″."
 
@@ -87,8 +87,8 @@ def test_the_log_and_the_replay_read_as_a_story(slug):
 def test_the_map_writes_names_not_ids():
     table = table_view(load_scenario(SCENARIOS / "big-battle.json"))
     written = {p.name for p in (*table.terrain, *table.buildings)} | {n for _, n in table.key}
-    assert written >= {"north wood B", "south rubble A", "north wall B", "north bunker", "mill"}
-    assert {o.name for o in table.objectives} >= {"ford", "west crossing", "north bunker"}
+    assert written >= {"North wood B", "South rubble A", "North wall B", "North bunker", "Mill"}
+    assert {o.name for o in table.objectives} >= {"Ford", "West crossing", "North bunker"}
     assert {u.tag for u in table.units} >= {"Rifle Squad 1", "Rifle Squad 8"}
 
 
@@ -249,10 +249,10 @@ def test_a_piece_is_named_by_its_kind_where_a_unit_shares_its_id():
     )
     stopped = ev.Move("wood", ((10.0, 19.0), (10.0, 18.2)), 0.8, 270.0, True)
     assert describe(stopped, names) == (
-        "Trooper 2 moves 0.8″ and is stopped at the edge of wood by a failed terrain roll."
+        "Trooper 2 moves 0.8″ and is stopped at the edge of Wood by a failed terrain roll."
     )
     beside = ev.Move("red", ((4.0, 4.0), (7.5, 16.0)), 12.5, 0.0, False)
-    assert describe(beside, names) == "Trooper 1 moves 12.5″ by wood."
+    assert describe(beside, names) == "Trooper 1 moves 12.5″ by Wood."
     initiative = ev.Roll("red", "initiative", 5, 0, 2, "win")
     assert describe_roll(initiative, names) == "Raiders, initiative: 5 against 2 — wins"
     turns = log_turns([ev.TurnStart(1), ev.Activation("wood", "red", 1)], parse_scenario(data))
@@ -296,9 +296,9 @@ def test_the_points_an_objective_gives_at_the_end_are_told_apart_from_the_last_t
     ]
     ford, crossing = (scenario_names(scenario).side(e.side) for e in scores[:2])
     told = [
-        f"{ford} scores 1 for holding ford: {scores[0].total} in all.",
-        f"{crossing} scores 1 for holding west crossing: {scores[1].total} in all.",
-        f"{ford} scores 3 at the end for holding ford: {scores[2].total} in all.",
+        f"{ford} scores 1 for holding Ford: {scores[0].total} in all.",
+        f"{crossing} scores 1 for holding West crossing: {scores[1].total} in all.",
+        f"{ford} scores 3 at the end for holding Ford: {scores[2].total} in all.",
     ]
     log = [x.text for t in log_turns(events, scenario) for x in t.closing]
     assert log[-4:-1] == told
@@ -319,12 +319,12 @@ def test_a_halted_move_is_told_as_the_failed_terrain_roll_that_stopped_it():
     at_wall = (16.746, 9.491)  # 0.009″ short of south wall B, against the chapel
     stopped = ev.Move(unit, ((14.0, 4.0), at_wall), 6.139, 0.0, True)
     assert describe(stopped, names) == (
-        f"{names[unit]} moves 6.1″ and is stopped at the edge of south wall B by a failed"
+        f"{names[unit]} moves 6.1″ and is stopped at the edge of South wall B by a failed"
         " terrain roll."
     )
     stuck = ev.Move(unit, (at_wall, at_wall), 0.0, 0.0, True)
     assert describe(stuck, names) == (
-        f"{names[unit]} fails its terrain roll and stays where it is, at the edge of south wall B."
+        f"{names[unit]} fails its terrain roll and stays where it is, at the edge of South wall B."
     )
     farm = scenario_names(parse_scenario(crafted_scenario()))  # a building and no hazard
     beside = ev.Move("b1", ((13.7, 5.0), (13.7, 5.0)), 0.0, 0.0, True)
@@ -419,9 +419,9 @@ def test_a_turn_in_place_is_told_as_a_turn_not_a_move_of_no_inches():
     weapons round) read "Mortar Team moves 0″ into Factory."."""
     names = scenario_names(parse_scenario(crafted_scenario()))
     in_wood = ev.Move("r1", ((10.0, 16.0),), 0.0, 90.0, False)
-    assert describe(in_wood, names) == "Trooper 2 turns where it stands, in wood."
+    assert describe(in_wood, names) == "Trooper 2 turns where it stands, in Wood."
     beside = ev.Move("b1", ((13.7, 5.0),), 0.0, 180.0, False)
-    assert describe(beside, names) == "Trooper 1 turns where it stands, by farm."
+    assert describe(beside, names) == "Trooper 1 turns where it stands, by Farm."
     in_the_open = ev.Move("b1", ((4.0, 4.0),), 0.0, 45.0, False)
     assert describe(in_the_open, names) == "Trooper 1 turns where it stands."
 
@@ -470,7 +470,7 @@ def test_a_shot_from_where_its_target_stands_is_told_as_point_blank_not_from_0_i
         "Trooper 2 fires Rifle at Trooper 1 at point-blank range (Power 2): a miss."
     )
     wall = ev.Attack("r1", "farm", "Rifle", "shoot", 2, 0.0, "damage")
-    assert describe(wall, names).startswith("Trooper 2 fires Rifle at farm at point-blank range")
+    assert describe(wall, names).startswith("Trooper 2 fires Rifle at Farm at point-blank range")
     near = ev.Attack("r1", "b1", "Rifle", "shoot", 2, 0.05, "miss")
     assert "from 0.1″ (Power 2)" in describe(near, names)
     # Close combat says no distance: it is fought within 1″ whatever the gap.
@@ -749,11 +749,11 @@ def test_the_end_a_ram_a_razing_and_a_turn_on_an_objective_are_told_in_words():
     back = ev.Attack("r1", "b1", "", "ram_back", 2, 0.0, "miss")
     assert describe(back, names) == "Trooper 2 strikes back at Trooper 1 (Power = Size 2): a miss."
     razed = ev.Score("blue", 3, "razed:farm", 4)
-    assert describe(razed, names) == "Blue scores 3 for razing farm: 4 in all."
+    assert describe(razed, names) == "Blue scores 3 for razing Farm: 4 in all."
     gone = ev.Score("blue", 1, "objective:bridge", 5)  # an objective the scenario does not list
-    assert describe(gone, names) == "Blue scores 1 for objective bridge: 5 in all."
+    assert describe(gone, names) == "Blue scores 1 for objective Bridge: 5 in all."
     on_corner = ev.Move("b1", ((24.0, 24.0),), 0.0, 90.0, False)
-    assert describe(on_corner, names) == "Trooper 1 turns where it stands, on corner."
+    assert describe(on_corner, names) == "Trooper 1 turns where it stands, on Corner."
 
 
 def test_a_halted_move_names_the_nearest_hazard_within_half_an_inch():
@@ -776,7 +776,7 @@ def test_a_halted_move_names_the_nearest_hazard_within_half_an_inch():
     names = scenario_names(scenario)
     between = ev.Move("b1", ((12.1, 4.0), (12.1, 11.0)), 7.0, 90.0, True)
     assert describe(between, names) == (
-        "Trooper 1 moves 7″ and is stopped at the edge of rubble A by a failed terrain roll."
+        "Trooper 1 moves 7″ and is stopped at the edge of Rubble A by a failed terrain roll."
     )
     short = ev.Move("b1", ((9.0, 10.7), (9.0, 11.0)), 0.3, 90.0, True)
     assert describe(short, names) == (

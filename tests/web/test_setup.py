@@ -47,7 +47,7 @@ def test_it_previews_the_scenario_asked_for(owner_client):
     page = owner_client.get(URL + "?scenario=crossroads").content.decode()
     assert '<h2 id="preview-heading" data-announce>Crossroads</h2>' in page
     # Terrain, the building, deployment by side and Size, and the objective with its radius.
-    for piece in ("wood", "ridge", "brook", "lane wall"):
+    for piece in ("Wood", "Ridge", "Brook", "Lane wall"):
         assert f"<title>{piece}: " in page
     assert 'data-building="farmhouse"' in page
     assert 'class="unit side-0" data-unit="b-tank" transform="translate(14 22)"' in page
