@@ -305,15 +305,21 @@ def order_under_way_text(order: Any) -> str:
 
 
 class _OrderedUnitField(_UnitField):
-    """A unit to give an Order to, each named with the Order under way it would replace."""
+    """A unit to give an Order to, each named with the battle not yet applied that holds it
+    ("awaiting review of Battle of the Crossroads", as its status says it) and the Order under
+    way it would replace. A held unit is offered: an Order is for what comes next, and the
+    battle it is in went on under the Orders it took in."""
 
     def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
         super().__init__(campaign, offer, **kwargs)
         self.under_way = orders_under_way(campaign, list(self.queryset))
+        self.held = selectors.engaged_battles(campaign=campaign)
 
     def label_from_instance(self, obj: Unit) -> str:
-        order = self.under_way.get(obj.pk)
+        order, battle = self.under_way.get(obj.pk), self.held.get(obj.pk)
         label = unit_label(obj)
+        if battle is not None:
+            label += f", {battle.holds_unit.lower()} {battle.held_in} {battle.name}"
         return label if order is None else f"{label}: its {order_under_way_text(order)}"
 
 

@@ -48,6 +48,7 @@ from campaign.pages import (
     requisition_refused,
     revert_blocked,
     roll_notice,
+    still_in_battle,
     trained_text,
     units_needing_attention,
 )
@@ -65,6 +66,7 @@ from campaign.rules.state import ordered_specialties
 from campaign.selectors import (
     campaign_characters,
     campaign_now,
+    engaged_battles,
     entries_changes,
 )
 from campaign.services import leader_attach, unit_train
@@ -328,6 +330,11 @@ def orders_context(viewer: Viewer, unit: int | None = None, **forms: Any) -> dic
         # An Order is its unit's business: shown to those who see the unit's force in full.
         given = given.filter(unit__force__in=viewer.forces_in_full())
     listed = list(given.select_related("unit__force", "giver")[:100])
+    # Each unit's status as its roster line says it: held by a battle not yet applied, it is
+    # "Awaiting review" of that battle, not ready.
+    held = engaged_battles(campaign=campaign)
+    for order in listed:
+        order.unit.battle = held.get(order.unit_id)
     # An Order that replaced one of these was given after it, so it is among them too.
     replaced = replaced_when(listed)
     orders = [
@@ -400,6 +407,10 @@ def order_give_view(request: HttpRequest, pk: int) -> HttpResponse:
         if replacing is not None:
             message += f"; its {order_under_way_text(replacing)}, is replaced"
         message += "."
+        # Given while a battle not yet applied holds the unit, the Order is for after it.
+        battle = engaged_battles(campaign=viewer.campaign).get(unit.pk)
+        if battle is not None:
+            message += f" {still_in_battle(unit.name, battle.name)}: the Order is for what follows."
         # The GM or player learns here, not at the battle, that the unit is pressed into it.
         outside = outside_specialties_text(
             order.kind, Equipment(order.unit.equipment), ordered_specialties(order.unit.specialties)

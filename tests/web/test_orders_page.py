@@ -98,7 +98,7 @@ def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(
     order = order_give(giver=ash, unit=unit, kind="use_skill", listed_hours=12, actor=gm)
     url = reverse("campaign:order-call-off", args=[world.campaign.pk])
     page = login(client, world, "gm").get(_orders(world)).text
-    row = page.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
+    row = page.split(f'>{unit.name}</a> <span class="small">(', 1)[1].split("</tr>", 1)[0]
     # One tap only asks: the button leads to the question, which posts the form.
     assert f'href="{url}?order={order.pk}"' in row and "Call off…</a>" in row
     assert "<form" not in row
@@ -122,7 +122,7 @@ def test_the_gm_calls_off_an_order_under_way_once_and_players_see_it_called_off(
     assert [str(m) for m in again.context["messages"]] == [said]  # said again, done once
     order.refresh_from_db()
     assert order.called_off_at == 0
-    row = first.text.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
+    row = first.text.split(f'>{unit.name}</a> <span class="small">(', 1)[1].split("</tr>", 1)[0]
     assert "Called off at day 1, 00:00" in row and "Call off…" not in row
     player = login(client, world, "player").get(_orders(world)).text
     assert "Called off at day 1, 00:00" in player
@@ -207,6 +207,41 @@ def test_the_orders_list_names_each_units_force_and_a_unit_out_of_action(client,
     assert "Under way, done at day 1, 11:00" in going and "Call off" in going
 
 
+def test_a_unit_a_battle_not_yet_applied_holds_is_said_to_be_held_on_the_orders_page(client, world):
+    """Its Order's row names the unit with a link to its page and its status as its roster line
+    says it ("Awaiting review" of the battle); the form offers it, so named, for an Order is for
+    what comes next, and the GM who gives one is told the battle it is still in."""
+    from campaign.services.battles import campaign_battle_apply
+
+    gm, battle = world.users["gm"], world.table_battle
+    held = Unit.objects.get(pk=next(iter(battle.sides.values()))[0])
+    ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=9, actor=gm)
+    order_give(giver=ash, unit=held, kind="use_skill", listed_hours=12, actor=gm)
+    page = login(client, world, "gm").get(_orders(world)).text
+    row = page.split('<table id="orders"', 1)[1].split("<tbody>", 1)[1].split("</tr>", 1)[0]
+    unit_page = reverse("campaign:unit", args=[world.campaign.pk, held.pk])
+    link = reverse("campaign:battle", args=[world.campaign.pk, battle.pk])
+    assert f'<a href="{unit_page}">{held.name}</a>' in row
+    assert '"status status-awaiting">Awaiting review</span>' in row
+    assert f'of <a href="{link}">{battle.name}</a>' in row
+    form = page.split('id="order-form"', 1)[1]
+    option = re.search(rf'<option value="{held.pk}"[^>]*>([^<]*)</option>', form)[1]
+    assert f"({held.force.name}), awaiting review of {battle.name}: its Order" in option
+    response = client.post(
+        reverse("campaign:order-give", args=[world.campaign.pk]),
+        {"giver": ash.pk, "unit": held.pk, "kind": "attack"},
+        follow=True,
+    )
+    said = re.sub(r"\s+", " ", response.text)
+    assert (
+        f"{held.name} is still in {battle.name}, whose outcome is not applied yet: the Order "
+        "is for what follows." in said
+    )
+    campaign_battle_apply(campaign_battle=battle, actor=gm)
+    page = client.get(_orders(world)).text
+    assert "Awaiting review</span>" not in page and link not in page
+
+
 def test_the_roster_says_the_order_each_unit_is_under(client, world):
     """The roster prints its cards under an Order: it says which units are under one, who gave
     it and until when, as each unit's page does; none once it is done."""
@@ -273,7 +308,12 @@ def test_a_player_gives_their_own_units_orders_with_their_own_characters(client,
     assert 'id="give-h">Your Orders<' in page and 'id="clock-form"' not in page
     assert _options(page, "giver") == ["Lt. Ash"]
     ready = world.force.units.filter(status="ready").order_by("name")
-    assert _options(page, "unit") == [f"{u.name} (Red Company)" for u in ready]
+    # A unit the world's table battle holds is named with it, as its status says it.
+    held = {pk for pks in world.table_battle.sides.values() for pk in pks}
+    awaiting = f", awaiting review of {world.table_battle.name}"
+    assert _options(page, "unit") == [
+        f"{u.name} (Red Company)" + (awaiting if u.pk in held else "") for u in ready
+    ]
     assert "Your living characters give your units Orders." in page
     # Its units out of action are left out, said by name; the rival's are not named at all.
     left_out = page.split('id="order-form"', 1)[1].split("</form>", 1)[0].split("Not offered")[1]
@@ -418,7 +458,7 @@ def test_a_player_calls_off_an_order_their_character_gave_not_the_gms(client, wo
     page = login(client, world, "player").get(_orders(world)).text
 
     def row(unit):
-        return page.split(f'<th scope="row">{unit.name} ', 1)[1].split("</tr>", 1)[0]
+        return page.split(f'>{unit.name}</a> <span class="small">(', 1)[1].split("</tr>", 1)[0]
 
     assert f'?order={own.pk}"' in row(first) and "Call off…</a>" in row(first)
     assert "Call off…" not in row(second)
@@ -530,10 +570,10 @@ def test_an_order_ended_with_its_unit_retreated_is_told_on_the_roster_unit_page_
     for page in (roster, unit_page):
         assert ended in page and "under way until day 1, 01:00" not in page
     orders = client.get(_orders(world)).text
-    row = orders.split('<th scope="row">1st Squad ', 1)[1].split("</tr>", 1)[0]
+    row = orders.split('>1st Squad</a> <span class="small">(', 1)[1].split("</tr>", 1)[0]
     assert "Ended at day 1, 00:00: 1st Squad retreated in poor order" in row
     assert "Lt. Ada Reyes, since killed" in row
-    row = orders.split('<th scope="row">Scouts ', 1)[1].split("</tr>", 1)[0]
+    row = orders.split('>Scouts</a> <span class="small">(', 1)[1].split("</tr>", 1)[0]
     assert "Under way, done at day 1, 07:00" in row and "Lt. Ada Reyes, since killed" in row
     order.refresh_from_db()
     standing.refresh_from_db()
@@ -607,7 +647,7 @@ def test_the_units_to_choose_from_are_in_their_numbers_order(client, world):
     assert labels.index(f"Squad 9 ({world.force.name})") < labels.index(
         f"Squad 10 ({world.force.name})"
     )
-    forces = [label.rsplit(" (", 1)[1] for label in labels]
+    forces = [label.split(", awaiting review of ")[0].rsplit(" (", 1)[1] for label in labels]
     assert forces == sorted(forces, key=lambda name: name.casefold())
 
 
