@@ -3,7 +3,7 @@
 A history entry keeps the changed fields of a unit snapshot
 (`campaign.rules.state.CampaignUnitState.to_json`) before and after, and a sentence a player
 can read on the roster: why, then what changed
-("Factory Hold: took 1 Morale, 1 Casualty hit — …: now carries 1 Morale hit and 1
+("Factory Hold: took 1 Morale hit and 1 Casualty hit — …: now carries 1 Morale hit and 1
 Casualty hit"). Plain Python.
 """
 
@@ -119,19 +119,18 @@ UNHURT = ": came through unhurt"
 
 
 def taken_text(morale: int, casualty: int) -> str:
-    """The hits a fight dealt, saying only the kinds it dealt: "2 Morale hits", "1 Casualty
-    hit", "2 Morale, 1 Casualty hit" (the word agrees with the count beside it), "no hits"."""
-    if not (morale or casualty):
-        return "no hits"
-    last = casualty or morale  # the count the word follows
-    return f"{dealt_text(morale, casualty)} {'hit' if last == 1 else 'hits'}"
+    """The hits a fight dealt, saying only the kinds it dealt, each with its own word, as a
+    unit is said to carry them (`held_text`): "2 Morale hits", "1 Casualty hit", "1 Morale hit
+    and 1 Casualty hit", "no hits". "1 Morale, 1 Casualty hit" read as though one hit were
+    both."""
+    return held_text(morale, casualty) if morale or casualty else "no hits"
 
 
 def took_text(name: str, morale: int, casualty: int, *, unhurt: bool = False) -> str:
     """How a fight's entry opens: "Mill ford: took 2 Morale hits", "…: took 1 Casualty hit",
-    "…: took 1 Morale, 2 Casualty hits" (`taken_text`); "…: took no hits" when none reached the
-    unit (Armor or Excellent equipment stopped them, say); "Mill ford: came through unhurt"
-    when the caller says the fight did nothing at all to the unit (``unhurt``)."""
+    "…: took 1 Morale hit and 2 Casualty hits" (`taken_text`); "…: took no hits" when none
+    reached the unit (Armor or Excellent equipment stopped them, say); "Mill ford: came through
+    unhurt" when the caller says the fight did nothing at all to the unit (``unhurt``)."""
     if unhurt and not (morale or casualty):
         return f"{name}{UNHURT}"
     return f"{name}{TOOK}{taken_text(morale, casualty)}"
@@ -147,8 +146,18 @@ reason: "Mill ford: took 0 Morale, 0 Casualty hits", a battle's with "— 0 of 2
 WAS_ONE_KIND = re.compile(
     rf"{re.escape(TOOK)}(?P<morale>\d+) Morale, (?P<casualty>\d+) Casualty hits?(?=$| — |; )"
 )
-"""How an entry saved before `taken_text` said the hits it took, naming a kind it took none of:
-"Mill ford: took 0 Morale, 1 Casualty hit", "…: took 2 Morale, 0 Casualty hits"."""
+"""How an entry saved before `taken_text` said the hits it took, naming a kind it took none of
+or both under one word: "Mill ford: took 0 Morale, 1 Casualty hit", "…: took 2 Morale, 0
+Casualty hits", "…: took 1 Morale, 1 Casualty hit"."""
+
+
+WAS_SPLIT = re.compile(
+    r"(?:(?<=\(Casualty on \d or more\): )|(?<=BUCS hit \()|(?<=BUCS hits \())"
+    r"(?P<morale>\d+) Morale, (?P<casualty>\d+) Casualty(?=$|[:;)]| —)"
+)
+"""How a battle's entry saved before `taken_text` said how its BUCS hits split: "5 BUCS hits, a
+d6 each rolled 6, 4, 6, 6 and 5 (Casualty on 4 or more): 0 Morale, 5 Casualty", "3 BUCS hits
+(1 Morale, 2 Casualty)"."""
 
 
 MEDICS_SAVED = "; medics saved "
@@ -174,7 +183,8 @@ colon after the fight's name."""
 def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     """Why an entry happened: its sentence ``text`` without the field changes it ends with, a
     fight that did nothing to the unit (`WAS_UNHURT`), the hits of one kind a fight took
-    (`WAS_ONE_KIND`) or dealt in the medics' story (`WAS_BOTH_KINDS`) and a step held back
+    (`WAS_ONE_KIND`), a battle's BUCS hits split (`WAS_SPLIT`) or the hits dealt in the
+    medics' story (`WAS_BOTH_KINDS`) and a step held back
     (`WAS_HELD`) in today's words."""
     from campaign.rules.experience import BECAUSE  # it reads this module's words
 
@@ -194,6 +204,7 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     why = WAS_ONE_KIND.sub(
         lambda took: TOOK + taken_text(int(took["morale"]), int(took["casualty"])), why, count=1
     )
+    why = WAS_SPLIT.sub(lambda split: taken_text(int(split["morale"]), int(split["casualty"])), why)
     if MEDICS_SAVED in why:
         # The medics' story saved in the old words names only the kinds each fight dealt.
         why = WAS_BOTH_KINDS.sub(

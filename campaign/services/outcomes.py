@@ -33,9 +33,9 @@ from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import (
     fight_named,
-    hits_text,
     plural,
     possessive,
+    taken_text,
     took_text,
     undone_text,
 )
@@ -129,15 +129,14 @@ def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
 def _split_text(dice: tuple[int, ...], split: tuple[int, int]) -> str:
     """How the BUCS hits split into Morale and Casualty, with the die that split each
     (`bridge.CASUALTY_FROM`): "3 BUCS hits, a d6 each rolled 5, 2 and 4 (Casualty on 4 or
-    more): 1 Morale, 2 Casualty". A working kept without its dice says the split alone."""
-    hits = plural(sum(split), "BUCS hit")
+    more): 1 Morale hit and 2 Casualty hits", only the kinds it dealt (`taken_text`). A working
+    kept without its dice says the split alone."""
+    hits, said = plural(sum(split), "BUCS hit"), taken_text(*split)
     if not dice:
-        return f"{hits} ({hits_text(*split)})"
+        return f"{hits} ({said})"
     rolled = " and ".join(", ".join(str(d) for d in dice).rsplit(", ", 1))
     each = "its d6" if len(dice) == 1 else "a d6 each"
-    return (
-        f"{hits}, {each} rolled {rolled} (Casualty on {CASUALTY_FROM} or more): {hits_text(*split)}"
-    )
+    return f"{hits}, {each} rolled {rolled} (Casualty on {CASUALTY_FROM} or more): {said}"
 
 
 def _battle_sentence(

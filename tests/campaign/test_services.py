@@ -85,7 +85,7 @@ def test_it_applies_a_battle_to_every_unit_with_an_entry_each(campaign, make_uni
     blue_entry = next(e for e in battle_entries if e.unit_id == blue.pk)
     damage = blue_entry.details["damage"]
     # What the battle did comes first, then the working.
-    took = f"took {damage['morale_hits']} Morale, {damage['casualty_hits']} Casualty hits"
+    took = f"took {damage['morale_hits']} Morale hits and {damage['casualty_hits']} Casualty hits"
     assert blue_entry.text.startswith(f"Factory Hold: {took} — 2 of 4 Hits lost; ")
     assert len(damage["blow_dice"]) == 2 and len(damage["split_dice"]) == sum(damage["split"])
     assert blue_entry.after.get("casualty_hits", 0) == damage["casualty_hits"]
@@ -108,9 +108,9 @@ def test_a_battle_entry_names_the_die_that_split_each_bucs_hit(campaign, make_un
     )[:1]
     assert entry.details["damage"]["split_dice"] == [5, 2, 3]
     assert (
-        "Weir: took 2 Morale, 1 Casualty hit — 2 of 4 Hits lost; a d6 for each Hit lost rolled "
-        "1 and 6, divided by the card's 4 Hits, rounded up: 3 BUCS hits, a d6 each rolled 5, 2 "
-        "and 3 (Casualty on 4 or more): 2 Morale, 1 Casualty"
+        "Weir: took 2 Morale hits and 1 Casualty hit — 2 of 4 Hits lost; a d6 for each Hit lost "
+        "rolled 1 and 6, divided by the card's 4 Hits, rounded up: 3 BUCS hits, a d6 each rolled "
+        "5, 2 and 3 (Casualty on 4 or more): 2 Morale hits and 1 Casualty hit"
     ) in entry.text
 
 

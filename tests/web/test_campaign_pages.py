@@ -1115,7 +1115,7 @@ def test_an_engagements_page_says_what_it_did_to_each_unit_and_whose_hits_await_
     page = login(client, world, "gm").get(_url("engagement", world, engagement.pk)).text
     aftermath = page.split('id="aftermath"', 1)[1].split("</section>", 1)[0]
     assert "What it did to the units" in aftermath
-    assert "Raid on the pickets: took 1 Morale, 1 Casualty hit" in aftermath
+    assert "Raid on the pickets: took 1 Morale hit and 1 Casualty hit" in aftermath
     assert f'<a href="{_url("unit", world, pickets.pk)}">Pickets</a>' in aftermath
     due = aftermath.split('id="medics-due"', 1)[1].split("</ul></li>", 1)[0]
     assert (
@@ -1126,7 +1126,7 @@ def test_an_engagements_page_says_what_it_did_to_each_unit_and_whose_hits_await_
     # A spectator reads what it did, not the GM's list of what to do.
     page = login(client, world, "spectator").get(_url("engagement", world, engagement.pk)).text
     aftermath = page.split('id="aftermath"', 1)[1].split("</section>", 1)[0]
-    assert "Raid on the pickets: took 1 Morale, 1 Casualty hit" in aftermath
+    assert "Raid on the pickets: took 1 Morale hit and 1 Casualty hit" in aftermath
     assert 'id="medics-due"' not in aftermath
 
 

@@ -150,6 +150,28 @@ def test_the_demos_battle_story_names_each_place_as_its_map_and_score_table_do(c
         assert lower not in page
 
 
+def test_a_destroyed_and_a_retreated_units_history_says_each_kind_of_hit_with_its_own_word(
+    client, demo
+):
+    """ "took 1 Morale, 1 Casualty hit" read as one hit of both kinds, and a battle's split "0
+    Morale, 5 Casualty" named a kind it dealt none of: each kind it took has its own word."""
+    campaign, units = demo
+    client.force_login(get_user_model().objects.get(username="gm"))
+    said = {}
+    for name in ("2nd Squad", "Blue Rifles"):
+        url = reverse("campaign:unit", args=[campaign.pk, units[name].pk])
+        said[name] = _words(client.get(url).text)
+    assert (
+        "Patrol clash at the ford: took 1 Morale hit and 1 Casualty hit: was destroyed"
+        in (said["2nd Squad"])
+    )
+    assert (
+        "(Casualty on 4 or more): 5 Casualty hits: retreated in poor order" in said["Blue Rifles"]
+    )
+    for words in said.values():
+        assert "1 Morale, 1 Casualty" not in words and "0 Morale" not in words
+
+
 def test_the_demos_engine_battle_awaits_the_gms_review_on_the_campaign_page(client, demo):
     campaign, _ = demo
     crossroads = campaign.battles.get(name="Battle of the Crossroads")

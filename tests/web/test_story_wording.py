@@ -28,7 +28,7 @@ def test_a_reason_said_again_by_what_it_did_is_said_once():
         "",
     )
     # An engagement's reason says a unit was destroyed as "; destroyed".
-    engagement = "Patrol clash at the ford: took 1 Morale, 1 Casualty hit; destroyed"
+    engagement = "Patrol clash at the ford: took 1 Morale hit and 1 Casualty hit; destroyed"
     assert without_repeats(engagement, "was destroyed") == (engagement, "")
     assert without_repeats("took 2 hits", "was destroyed") == ("took 2 hits", "was destroyed")
     assert without_repeats("took 2 hits", "now carries 1 Morale hit and 1 Casualty hit") == (
