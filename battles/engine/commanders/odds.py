@@ -98,8 +98,9 @@ def at_least(needed: int, chances: list[float]) -> float:
     # dist[k]: chance of exactly k successes so far; the last cell holds "needed or more".
     dist = [1.0] + [0.0] * needed
     for q in chances:
+        fail = 1.0 - q
         dist[needed] += dist[needed - 1] * q
         for k in range(needed - 1, 0, -1):
-            dist[k] = dist[k] * (1.0 - q) + dist[k - 1] * q
-        dist[0] *= 1.0 - q
+            dist[k] = dist[k] * fail + dist[k - 1] * q
+        dist[0] *= fail
     return dist[needed]
