@@ -938,12 +938,13 @@ def advance_preview(
 
 
 def revert_preview(
-    *, campaign_battle: CampaignBattle
+    *, applied_entries: Sequence[int]
 ) -> list[tuple[Unit, CampaignUnitState, CampaignUnitState]]:
-    """(unit, now, after) for each unit an applied outcome changed, as Revert will leave it:
-    every field its entries wrote goes back to what it was before them."""
+    """(unit, now, after) for each unit an applied outcome (a battle's or an engagement's, its
+    ``applied_entries``) changed, as Revert will leave it: every field its entries wrote goes
+    back to what it was before them."""
     entries = list(
-        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        HistoryEntry.objects.filter(pk__in=applied_entries)
         .select_related("unit__force", "unit__leader__character")
         .order_by("-pk")
     )
@@ -959,19 +960,19 @@ def revert_preview(
 
 
 def revert_review(
-    *, campaign_battle: CampaignBattle
+    *, applied_entries: Sequence[int], fight: tuple[str, str, str | None]
 ) -> tuple[list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[HistoryEntry]]:
     """`revert_preview`, and the revert entries Revert will write, unsaved and in its order
     (newest undone first): what the review tells each unit in the words of its history ("the
     experience from the battle of day 2, Crossroads, is undone: back to Green, 1 experience
-    point"), without the reason the GM is still to give."""
+    point"), without the reason the GM is still to give. ``applied_entries``: a battle's or an
+    engagement's applied outcome; ``fight``: it as its revert names it (`outcomes.Fight`)."""
     from campaign.services.outcomes import revert_undid
 
-    fight = ("battle", campaign_battle.name, "")
     now: dict[int, dict[str, Any]] = {}
     told = []
     for entry in (
-        HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
+        HistoryEntry.objects.filter(pk__in=applied_entries)
         .select_related("unit__force", "unit__leader__character")
         .order_by("-pk")
     ):
@@ -990,7 +991,7 @@ def revert_review(
                 details={"undid": undid},
             )
         )
-    return revert_preview(campaign_battle=campaign_battle), told
+    return revert_preview(applied_entries=applied_entries), told
 
 
 def revert_blockers(*, applied_entries: Sequence[int]) -> list[tuple[Unit, list[HistoryEntry]]]:

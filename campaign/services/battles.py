@@ -60,6 +60,7 @@ from campaign.services._record import (
 from campaign.services.deployment import deployment_place, deployment_spots, deployment_words
 from campaign.services.going_in import GoingInto, units_going_in
 from campaign.services.outcomes import (
+    Fight,
     battle_time,
     battle_time_problems,
     joined_later,
@@ -753,10 +754,16 @@ def campaign_battle_revert(
         entries = HistoryEntry.objects.filter(pk__in=campaign_battle.applied_entries)
         reverted = outcome_revert(
             entries=entries, reason=reason, actor=actor,
-            fight=("battle", campaign_battle.name, ""),
+            fight=battle_named(campaign_battle),
         )  # fmt: skip
     campaign_battle.refresh_from_db()
     return reverted
+
+
+def battle_named(campaign_battle: CampaignBattle) -> Fight:
+    """The battle as its revert names it, in its entries and before (`selectors.revert_review`):
+    by its name."""
+    return ("battle", campaign_battle.name, "")
 
 
 def campaign_battle_check(

@@ -53,7 +53,7 @@ from campaign.services.battles import still_in_battle
 from campaign.services.going_in import led_units
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
-from campaign.services.outcomes import outcome_revert
+from campaign.services.outcomes import Fight, outcome_revert
 from units.words import given, value_shown
 
 Kind = HistoryEntry.Kind
@@ -492,6 +492,21 @@ def engagement_run(
 
 
 @transaction.atomic
+def engagement_named(
+    engagement: Engagement, entries: Iterable[HistoryEntry] | None = None
+) -> Fight:
+    """The engagement as its revert names it, in its entries and before
+    (`selectors.revert_review`): one the GM did not name by its units, as its entries (its
+    applied ones, read when not given) keep them; None for entries saved before they did."""
+    if entries is None:
+        entries = HistoryEntry.objects.filter(pk__in=engagement.applied_entries).only("details")
+    by_units = next(
+        (e.details["by_units"] for e in entries if isinstance(e.details.get("by_units"), str)),
+        None,
+    )
+    return ("engagement", engagement.name, by_units)
+
+
 def engagement_revert(
     *, engagement: Engagement, reason: str, actor: Any = None
 ) -> list[HistoryEntry]:
@@ -503,16 +518,9 @@ def engagement_revert(
     entries = HistoryEntry.objects.filter(pk__in=engagement.applied_entries).select_related(
         "unit__force__campaign"
     )
-    # One the GM did not name is named by its units, as its entries keep them (None: saved
-    # before they did).
-    by_units = next(
-        (e.details["by_units"] for e in entries if isinstance(e.details.get("by_units"), str)),
-        None,
-    )
     reverted = outcome_revert(
-        entries=entries, reason=reason, actor=actor,
-        fight=("engagement", engagement.name, by_units),
-    )  # fmt: skip
+        entries=entries, reason=reason, actor=actor, fight=engagement_named(engagement, entries)
+    )
     engagement.state = Engagement.State.REVERTED
     engagement.save(update_fields=["state"])
     return reverted

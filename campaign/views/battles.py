@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import uuid
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -86,6 +87,7 @@ from campaign.selectors import (
     revert_review,
 )
 from campaign.services.battles import (
+    battle_named,
     campaign_battle_apply,
     campaign_battle_check,
     campaign_battle_launch,
@@ -816,8 +818,9 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
             back_url=url,
             back_label="Back to the battle",
         )
+    told = partial(revert_review, applied_entries=cb.applied_entries, fight=battle_named(cb))
     if request.method == "GET":
-        rows, entries = revert_review(campaign_battle=cb)
+        rows, entries = told()
         return _review(request, viewer, rows=rows, entries=entries, **review)
     if form.is_valid():
         try:
@@ -836,7 +839,7 @@ def battle_revert(request: HttpRequest, pk: int, battle_pk: int) -> HttpResponse
             form.add_error(None, _not_applied(cb))
     elif not applied:
         form.add_error(None, _not_applied(cb))
-    rows, entries = revert_review(campaign_battle=cb) if applied else ([], [])
+    rows, entries = told() if applied else ([], [])
     focus_first_error(form)
     return _review(request, viewer, status=400, rows=rows, entries=entries, **review)
 

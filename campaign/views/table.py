@@ -68,11 +68,13 @@ from campaign.selectors import (
     campaign_now,
     engaged_battles,
     entries_changes,
+    revert_review,
 )
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.services.engagements import (
+    engagement_named,
     engagement_preview,
     engagement_revert,
     engagement_run,
@@ -869,6 +871,12 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
             context["revert_blocked"] = blocked  # nothing to offer: Revert would refuse it
         else:
             context["revert_form"] = RevertEngagementForm()
+        if not context.get("revert_blocked"):
+            # What Revert gives back, in the sentences it writes, as a battle's review says it.
+            told = revert_review(
+                applied_entries=record.applied_entries, fight=engagement_named(record)
+            )
+            context["revert_changes"] = changes(*told)
     return context
 
 

@@ -493,3 +493,30 @@ def test_an_undo_done_from_a_refused_revert_brings_the_gm_back_to_the_revert(cli
     done = client.post(undo, {"confirm": "yes", "reason": "no sniper", "next": revert})
     assert done.status_code == 302 and done["Location"] == revert
     assert "Revert these changes" in client.get(revert).text
+
+
+def test_an_engagements_revert_tells_each_unit_in_the_words_it_then_writes_before_the_rounds(
+    client, world
+):
+    """The engagement's page offers its Revert before its rounds, saying what it gives back in
+    the sentences a battle's revert review uses (`selectors.revert_review`): each unit's line is
+    the one its history then keeps, but for the reason still to be given."""
+    login(client, world, "gm")
+    record, _ = _engagement(world)
+    page = client.get(_url("engagement", world, record.pk))
+    text = page.text
+    assert 'href="#revert"' in text
+    assert text.index('id="revert-form"') < text.index('id="log"')
+    assert "What the revert gives back" in text
+    told = {c.unit.pk: c.lines for c in page.context["revert_changes"]}
+    assert told and all(told.values())
+    assert all(" is undone" in line for lines in told.values() for line in lines)
+    done = client.post(_url("engagement-revert", world, record.pk), {"reason": "wrong dice"})
+    assert done.status_code == 302
+    page = client.get(_url("engagement", world, record.pk))
+    assert "What the revert gave back" in page.text and 'id="revert"' not in page.text
+    written = {c.unit.pk: c.lines for c in page.context["changes"]}
+    assert written == {
+        pk: tuple(f"Wrong dice: {line[0].lower()}{line[1:]}" for line in lines)
+        for pk, lines in told.items()
+    }
