@@ -100,6 +100,7 @@ from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ord
 from campaign.rules.window import withdrawn_text
 from campaign.selectors import (
     CharacterLine,
+    RevertStep,
     StoryPage,
     TimelineFocus,
     campaign_now,
@@ -113,6 +114,7 @@ from campaign.selectors import (
     entries_since,
     entries_undone,
     entry_battles,
+    fights_applied,
     force_roster,
     forces_then,
     history_standing,
@@ -120,6 +122,7 @@ from campaign.selectors import (
     medics_worked,
     notable_entries,
     revert_blockers,
+    revert_chain,
     timeline_day_counts,
     timeline_days,
     timeline_entries_on,
@@ -2637,39 +2640,55 @@ def revert_blocked(
     units stand now, a sentence per unit (`revert_blocked_lines`); none when it can be."""
     blockers = revert_blockers(applied_entries=applied_entries)
     later = [entry for _, entries in blockers for entry in entries]
-    undo = undone_by_revert(campaign=campaign, entries=later)
+    fights = fights_applied(campaign) if later else []  # read once, for every step below
+    undo = undone_by_revert(campaign=campaign, entries=later, fights=fights)
     for index, (unit, shown) in enumerate(blockers):
         if any(e.pk not in undo for e in shown):
-            blockers[index] = (unit, _undone_in_turn(unit, shown, undo, applied_entries))
-    lines = revert_blocked_lines(blockers, undo, fight)
+            blockers[index] = (unit, _undone_in_turn(unit, shown, undo, applied_entries, fights))
+    chain = revert_chain(campaign=campaign, entries=later, fights=fights)
+    lines = revert_blocked_lines(blockers, undo, fight, chain)
     return [RevertBlocked(unit, text) for (unit, _), text in zip(blockers, lines, strict=True)]
 
 
 def _undone_in_turn(
-    unit: Unit, shown: list[HistoryEntry], undo: dict[int, str], applied_entries: Any
+    unit: Unit,
+    shown: list[HistoryEntry],
+    undo: dict[int, str],
+    applied_entries: Any,
+    fights: list[CampaignBattle | Engagement],
 ) -> list[HistoryEntry]:
     """What changed a unit since a fight, when the unit's own Undo takes back everything after
-    the fight that still stands, one at a time, newest first (`selectors.undo_refused`): every
-    one of those entries, each with the Undo's words in ``undo``. Else ``shown`` as it was."""
+    the fight that still stands, one at a time, newest first (`selectors.undo_refused`), but
+    the entries of a later fight its Revert takes back (in ``undo`` already): every one of those
+    entries, each other with the Undo's words in ``undo``. Else ``shown`` as it was."""
     since = entries_after_fight(unit=unit, applied_entries=applied_entries)
-    if not since or any(undo_refused(e) for e in since):
+    # A later fight's entries among them go with its Revert (`selectors.revert_chain`).
+    undo.update(undone_by_revert(campaign=unit.force.campaign, entries=since, fights=fights))
+    own = [e for e in since if e.pk not in undo]
+    if not own or any(undo_refused(e) for e in own):
         return shown
-    them = "it" if len(since) == 1 else "them"
+    them = "it" if len(own) == 1 else "them"
     page = f"undo {them} on {possessive(unit.name)} page"
-    if len(since) > 1:
+    if len(own) > 1:
         page += ", newest first,"
-    undo.update(dict.fromkeys((e.pk for e in since), page))
+    undo.update(dict.fromkeys((e.pk for e in own), page))
     return since
 
 
 def revert_blocked_lines(
-    blockers: list[tuple[Unit, list[HistoryEntry]]], undo: Mapping[int, str], fight: str = "battle"
+    blockers: list[tuple[Unit, list[HistoryEntry]]],
+    undo: Mapping[int, str],
+    fight: str = "battle",
+    chain: Mapping[int, list[RevertStep]] | None = None,
 ) -> list[str]:
     """Why a battle's outcome (or an engagement's, ``fight``) cannot be reverted, once per
     unit, in words: what changed it since (`selectors.revert_blockers`), and what the GM can do
     about it. ``undo``: what undoes each entry that can be undone (`selectors.undone_by_revert`,
     a fight's Revert; `_undone_in_turn`, the unit's own Undo); the rest, the clock's R&R among
-    them, have no undo, so the unit is corrected instead."""
+    them, have no undo, so the unit is corrected instead. ``chain``: for an entry a fight's
+    Revert undoes, every step that Revert takes in turn (`selectors.revert_chain`): when a
+    fight to revert is held up itself, the line says the whole chain, newest first."""
+    chain = chain or {}
     lines = []
     for unit, later in blockers:
         name = f"{unit.name} ({unit.force.name})"
@@ -2682,6 +2701,7 @@ def revert_blocked_lines(
             reverts = list(dict.fromkeys(undo[e.pk] for e in reversed(later)))
             what = and_words(reverts) + (", newest first," if len(reverts) > 1 else "")
             todo = f"{capfirst(what)} or correct the unit"
+            todo += held_up_words(later, chain)
         elif len(kept) == len(later):
             todo = f"{'That' if len(later) == 1 else 'Those'} cannot be undone: correct the unit"
         else:
@@ -2690,6 +2710,24 @@ def revert_blocked_lines(
             todo = f"The {and_words(kinds)} {noun} cannot be undone: correct the unit"
         lines.append(f"{name} has changed since: {since}. {todo}, then revert this {fight}.")
     return lines
+
+
+def held_up_words(later: Iterable[HistoryEntry], chain: Mapping[int, list[RevertStep]]) -> str:
+    """When a fight whose Revert undoes one of ``later`` is held up in turn
+    (`selectors.revert_chain`), the whole chain in order, to be followed by what it clears the
+    way for (", then revert this battle"): ". Night at the Ford cannot be reverted yet either:
+    in order, newest first, undo the GM's correction of day 5 on MG Nest's page, then revert
+    Night at the Ford, of day 4"; else ""."""
+    steps = {step.text: step for e in later for step in chain.get(e.pk, [])}
+    # A fight is held up when its chain holds more than its own Revert, which ends it.
+    ended = {chain[e.pk][-1].text for e in later if len(chain.get(e.pk, [])) > 1}
+    if not ended:
+        return ""
+    order = sorted(steps.values(), key=lambda step: -step.newest)
+    held = [step.fight for step in order if step.text in ended]
+    what = ", then ".join(step.text for step in order)
+    held_up = f"{capfirst(and_words(held))} cannot be reverted yet either"
+    return f". {held_up}: in order, newest first, {what}"
 
 
 def since_words(later: Iterable[HistoryEntry]) -> str:
@@ -2722,7 +2760,8 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
         return undo_problems(campaign, entry)
     unit = entry.unit
     name = f"{unit.name} ({unit.force.name})"
-    reverts = undone_by_revert(campaign=campaign, entries=later)
+    fights = fights_applied(campaign)
+    reverts = undone_by_revert(campaign=campaign, entries=later, fights=fights)
     # Newest first, each undone in turn: a fight by its Revert, anything else by its own Undo.
     steps = []
     for e in reversed(later):
@@ -2743,6 +2782,10 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
     if steps:
         what = and_words(steps) + (", newest first" if len(steps) > 1 else "")
         todo = f"{capfirst(what)}, then undo this one"
+        if held := held_up_words(
+            later, revert_chain(campaign=campaign, entries=later, fights=fights)
+        ):
+            todo = f"{capfirst(what)}{held}, then undo this one"
     else:
         kept = [e for e in later if e.pk not in reverts and undo_refused(e)]
         kinds = list(dict.fromkeys(HistoryEntry.Kind(e.kind).label for e in kept))

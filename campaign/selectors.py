@@ -49,7 +49,14 @@ from campaign.models import (
     StoryEntry,
     Unit,
 )
-from campaign.rules.history import HITS_FIELDS, out_cold_text, possessive, sentence, undone_text
+from campaign.rules.history import (
+    HITS_FIELDS,
+    out_cold_text,
+    possessive,
+    sentence,
+    undone_name,
+    undone_text,
+)
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import Passing, crews_left, medical_capacity, time_passes
 from campaign.rules.state import (
@@ -62,6 +69,7 @@ from campaign.rules.state import (
 )
 from units.bucs import Quality
 from units.models import UnitType
+from units.words import and_words
 
 GM = "gm"
 """The role of the campaign's own GM (not a membership: it is `Campaign.gm`)."""
@@ -999,35 +1007,168 @@ def revert_blockers(*, applied_entries: Sequence[int]) -> list[tuple[Unit, list[
     ``applied_entries``) would refuse (`outcome_revert`: a field its entries wrote has changed
     since), each with the entries that still stand and changed it after the fight, oldest
     first: what the GM must undo first."""
-    entries = list(
-        HistoryEntry.objects.filter(pk__in=applied_entries)
-        .select_related("unit__force", "unit__leader__character")
-        .order_by("-pk")
+    return [(unit, shown) for unit, shown, _ in _blockers_of([applied_entries])[0]]
+
+
+def _blockers_of(
+    groups: Sequence[Sequence[int]],
+) -> list[list[tuple[Unit, list[HistoryEntry], list[HistoryEntry]]]]:
+    """`revert_blockers` of several applied outcomes at once (``groups``, each one's
+    ``applied_entries``), in two queries whatever their number and their units': for each, its
+    blocked units, each with what it shows and with every entry of the unit that still stands
+    after the outcome's last entry of it (`entries_after_fight`), oldest first."""
+    wanted = {pk for group in groups for pk in group}
+    read = HistoryEntry.objects.filter(pk__in=wanted).select_related(
+        "unit__force", "unit__leader__character"
     )
-    current = {entry.unit_id: entry.unit.state.to_json() for entry in entries}
-    blocked: dict[int, tuple[Unit, set[str], int]] = {}
-    for entry in entries:
-        snapshot = current[entry.unit_id]
-        changed = {
-            name
-            for name, value in entry.after.items()
-            if name in SNAPSHOT_FIELDS and snapshot.get(name) != value
-        }
-        if changed:
-            unit, fields, _ = blocked.get(entry.unit_id, (entry.unit, set(), entry.pk))
-            blocked[entry.unit_id] = (unit, fields | changed, entry.pk)
-        snapshot.update(entry.before)
+    by_pk = {entry.pk: entry for entry in read}
+    judged: list[dict[int, tuple[Unit, set[str], int, int]]] = []
+    for group in groups:
+        entries = sorted((by_pk[pk] for pk in group if pk in by_pk), key=lambda e: -e.pk)
+        current = {entry.unit_id: entry.unit.state.to_json() for entry in entries}
+        last = {}
+        for entry in entries:
+            last.setdefault(entry.unit_id, entry.pk)
+        blocked: dict[int, tuple[Unit, set[str], int, int]] = {}
+        for entry in entries:
+            snapshot = current[entry.unit_id]
+            changed = {
+                name
+                for name, value in entry.after.items()
+                if name in SNAPSHOT_FIELDS and snapshot.get(name) != value
+            }
+            if changed:
+                unit, fields, _, _ = blocked.get(entry.unit_id, (entry.unit, set(), 0, 0))
+                blocked[entry.unit_id] = (unit, fields | changed, entry.pk, last[entry.unit_id])
+            snapshot.update(entry.before)
+        judged.append(blocked)
+    units = {pk for blocked in judged for pk in blocked}
+    since: dict[int, list[HistoryEntry]] = {pk: [] for pk in units}
+    if units:
+        first = min(f for blocked in judged for _, _, f, _ in blocked.values())
+        for entry in history_standing().filter(unit_id__in=units, pk__gt=first).order_by("pk"):
+            since[entry.unit_id].append(entry)
     found = []
-    for unit, fields, first in blocked.values():
-        later = list(
-            history_standing()
-            .filter(unit=unit, pk__gt=first)
-            .exclude(pk__in=applied_entries)
-            .order_by("pk")
-        )
-        touching = [e for e in later if fields & set(e.after)]
-        found.append((unit, touching or later))
-    return sorted(found, key=lambda item: (item[0].force.name, item[0].name))
+    for group, blocked in zip(groups, judged, strict=True):
+        mine = set(group)
+        told = []
+        for unit, fields, first, last in blocked.values():
+            later = [e for e in since[unit.pk] if e.pk > first and e.pk not in mine]
+            touching = [e for e in later if fields & set(e.after)]
+            after = [e for e in since[unit.pk] if e.pk > last]
+            told.append((unit, touching or later, after))
+        found.append(sorted(told, key=lambda item: (item[0].force.name, item[0].name)))
+    return found
+
+
+@dataclass(frozen=True)
+class RevertStep:
+    """One thing the GM undoes, in turn, before a fight in the way of a revert can be reverted
+    (`revert_chain`)."""
+
+    text: str
+    """In the campaign's words, what, which unit, which day: "undo the GM's correction of day 5
+    on MG Nest's page", "revert Night at the Ford, of day 4", "correct MG Nest (Red Company)
+    over its R&R of day 5"."""
+    newest: int
+    """The newest entry it takes back: the steps are taken newest first."""
+    fight: str = ""
+    """The name of the fight it reverts; "" for an Undo or a correction."""
+
+
+def revert_chain(
+    *,
+    campaign: Campaign,
+    entries: Iterable[HistoryEntry],
+    fights: list[CampaignBattle | Engagement] | None = None,
+) -> dict[int, list[RevertStep]]:
+    """What reverting the fights ``entries`` belong to (those of a battle's applied outcome or of
+    an applied engagement: the entries in the way of another revert, or of an Undo) takes, by
+    entry: the whole chain the GM goes through, newest first, ending with that fight's own
+    Revert — each unit it changed that changed again since undone in turn, as a revert
+    refusal says it (`pages.revert_blocked_lines`): a fight by its Revert (and what holds that
+    up, in turn), the unit's own Undo of each other entry after the fight when every one of
+    them has one, else a correction. Only its own Revert for a fight nothing holds up. Two
+    queries for the campaign's fights, and two a step down the chain, whatever the number of
+    fights and units (``fights``: the campaign's applied fights, when read already)."""
+    fights = fights_applied(campaign) if fights is None else fights
+    owner = {pk: fight for fight in fights for pk in fight.applied_entries}
+    key = {fight: index for index, fight in enumerate(fights)}
+    direct: dict[int, list[RevertStep | int]] = {}  # by fight: its steps, a fight by its key
+    pending = list(dict.fromkeys(owner[e.pk] for e in entries if e.pk in owner))
+    while pending:
+        for fight in pending:
+            direct[key[fight]] = []
+        blockers = _blockers_of([fight.applied_entries for fight in pending])
+        for fight, units in zip(pending, blockers, strict=True):
+            steps = direct[key[fight]]
+            for unit, shown, since in units:
+                undone = [e for e in shown if e.pk not in owner]
+                if undone and not any(undo_refused(e) for e in since if e.pk not in owner):
+                    # Each in turn, newest first: a fight's by its Revert, the rest by Undo.
+                    steps += [
+                        key[owner[e.pk]] if e.pk in owner else _undo_step(e, unit) for e in since
+                    ]
+                    continue
+                steps += list(dict.fromkeys(key[owner[e.pk]] for e in shown if e.pk in owner))
+                if undone or not shown:
+                    # Corrected since with no entry standing: before this fight's Revert.
+                    floor = max(fight.applied_entries, default=0) + 1
+                    steps.append(_correct_step(unit, undone, floor))
+        pending = [
+            fights[k]
+            for k in dict.fromkeys(
+                step for steps in direct.values() for step in steps if isinstance(step, int)
+            )
+            if k not in direct
+        ]
+
+    def before(k: int, seen: frozenset[int]) -> dict[str, RevertStep]:
+        told: dict[str, RevertStep] = {}
+        for step in direct.get(k, []):
+            if isinstance(step, RevertStep):
+                told.setdefault(step.text, step)
+            elif step not in seen:
+                told.update(before(step, seen | {step}))
+                told.setdefault(*_revert_step(fights[step]))
+        return told
+
+    chains = {}
+    for entry in entries:
+        if entry.pk in owner:
+            k = key[owner[entry.pk]]
+            told = before(k, frozenset({k}))
+            told.setdefault(*_revert_step(fights[k]))
+            chains[entry.pk] = sorted(told.values(), key=lambda step: -step.newest)
+    return chains
+
+
+def _undo_step(entry: HistoryEntry, unit: Unit) -> RevertStep:
+    what = undone_name(entry.undo_kind, entry.day)
+    return RevertStep(f"undo {what} on {possessive(unit.name)} page", entry.pk)
+
+
+def _correct_step(unit: Unit, kept: list[HistoryEntry], floor: int) -> RevertStep:
+    over = and_words(
+        list(dict.fromkeys(f"{HistoryEntry.Kind(e.kind).label} of day {e.day}" for e in kept))
+    )
+    text = f"correct {unit.name} ({unit.force.name})" + (f" over its {over}" if over else "")
+    return RevertStep(text, max((e.pk for e in kept), default=floor))
+
+
+def _revert_step(fight: CampaignBattle | Engagement) -> tuple[str, RevertStep]:
+    text = f"revert {fight.name}, of day {fight.day}"
+    return text, RevertStep(text, max(fight.applied_entries, default=0), fight.name)
+
+
+def fights_applied(campaign: Campaign) -> list[CampaignBattle | Engagement]:
+    """The campaign's applied fights, battles and engagements, with what they wrote."""
+    return [
+        *CampaignBattle.objects.filter(campaign=campaign, state=CampaignBattle.State.APPLIED)
+        .only("name", "day", "applied_entries"),
+        *Engagement.objects.filter(campaign=campaign, state=Engagement.State.APPLIED)
+        .only("name", "day", "applied_entries"),
+    ]  # fmt: skip
 
 
 UNDO_KINDS = (
@@ -1110,20 +1251,21 @@ def undo_preview(*, entry: HistoryEntry) -> list[tuple[Unit, CampaignUnitState, 
     return [(unit, unit.state, after)]
 
 
-def undone_by_revert(*, campaign: Campaign, entries: list[HistoryEntry]) -> dict[int, str]:
+def undone_by_revert(
+    *,
+    campaign: Campaign,
+    entries: list[HistoryEntry],
+    fights: list[CampaignBattle | Engagement] | None = None,
+) -> dict[int, str]:
     """Which of ``entries`` the site can undo, by entry id, each with what undoes it in words
     ("Revert Ford Assault"): the entries of a battle's applied outcome or of an applied
     engagement, which their own Revert undoes. Any other entry is undone by the unit's own
-    Undo, if at all (`undo_refused`, `pages.revert_blocked`), or the unit is corrected instead."""
+    Undo, if at all (`undo_refused`, `pages.revert_blocked`), or the unit is corrected instead.
+    ``fights``: the campaign's applied fights (`fights_applied`), when read already."""
     wanted = {entry.pk for entry in entries}
     if not wanted:
         return {}
-    fights = [
-        *CampaignBattle.objects.filter(campaign=campaign, state=CampaignBattle.State.APPLIED)
-        .only("name", "applied_entries"),
-        *Engagement.objects.filter(campaign=campaign, state=Engagement.State.APPLIED)
-        .only("name", "applied_entries"),
-    ]  # fmt: skip
+    fights = fights_applied(campaign) if fights is None else fights
     return {
         pk: f"revert {fight.name}"
         for fight in fights

@@ -403,3 +403,49 @@ def test_an_engagement_fights_the_campaigns_rounds_unless_told_and_is_reverted_o
         engagement_revert(engagement=record, reason="again")
     assert refused.value.message_dict == {"engagement": ["this engagement is reverted already"]}
     assert HistoryEntry.objects.count() == entries
+
+
+def test_a_revert_held_up_by_a_fight_held_up_in_turn_says_the_whole_chain_newest_first(
+    campaign, armies, cast, django_assert_max_num_queries
+):
+    """Mill ford's revert waits on Night at the Ford's, which waits on Dawn patrol's, which waits
+    on a correction of Blue 1 since: the chain is told whole, in the order the GM goes through
+    it, each step by what, which unit and which day — not one step a refusal."""
+    from campaign.pages import revert_blocked
+    from campaign.selectors import revert_chain
+    from campaign.services import unit_edit
+
+    reds, blues = armies
+    sides = {"attackers": reds[:1], "defenders": blues[:1]}
+    fights = [
+        engagement_run(campaign=campaign, sides=sides, seed=0, round_limit=1, name=name)
+        for name in ("Mill ford", "Night at the Ford", "Dawn patrol")
+    ]
+    mill, night, dawn = fights
+    blue = Unit.objects.get(pk=blues[0].pk)
+    edit = unit_edit(unit=blue, changes={"battles_fought": blue.battles_fought + 1},
+                     reason="a raid", actor=cast.gm)  # fmt: skip
+    later = list(HistoryEntry.objects.filter(pk__in=night.applied_entries))
+    with django_assert_max_num_queries(2 + 2 * 2):
+        chains = revert_chain(campaign=campaign, entries=later)
+    assert {step.text for entry in later for step in chains[entry.pk]} == {
+        f"undo the GM's correction of day {edit.day} on Blue 1's page",
+        f"revert Dawn patrol, of day {dawn.day}",
+        f"revert Night at the Ford, of day {night.day}",
+    }
+    (chain,) = {tuple(s.text for s in chains[e.pk]) for e in later if e.unit_id == blue.pk}
+    assert chain == (
+        f"undo the GM's correction of day {edit.day} on Blue 1's page",
+        f"revert Dawn patrol, of day {dawn.day}",
+        f"revert Night at the Ford, of day {night.day}",
+    )
+    lines = [str(line) for line in revert_blocked(campaign, mill.applied_entries, "engagement")]
+    assert lines and all(
+        line.endswith(
+            ". Dawn patrol and Night at the Ford cannot be reverted yet either: in order, newest "
+            f"first, undo the GM's correction of day {edit.day} on Blue 1's page, then revert "
+            f"Dawn patrol, of day {dawn.day}, then revert Night at the Ford, of day {night.day}, "
+            "then revert this engagement."
+        )
+        for line in lines
+    ), lines[0][-400:]

@@ -520,3 +520,42 @@ def test_an_engagements_revert_tells_each_unit_in_the_words_it_then_writes_befor
         pk: tuple(f"Wrong dice: {line[0].lower()}{line[1:]}" for line in lines)
         for pk, lines in told.items()
     }
+
+
+def test_a_revert_held_up_by_an_engagement_held_up_in_turn_says_the_whole_chain(client, world):
+    """The battle's revert waits on an engagement's, which waits on a correction of one of its
+    units since: the page says the whole way, newest first, each step by what, which unit and
+    which day, not "Revert the engagement" alone, to be refused there in turn. A unit's Undo
+    held up by that engagement says it the same way."""
+    gm = world.users["gm"]
+    login(client, world, "gm")
+    battle = world.table_battle
+    first = Unit.objects.get(pk=battle.sides["attackers"][0])
+    fixed = unit_edit(unit=first, changes={"experience": _another_count(first)},
+                      reason="checked again", actor=gm)  # fmt: skip
+    client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
+    battle.refresh_from_db()
+    sides = {
+        side: [e.unit for e in HistoryEntry.objects.filter(pk__in=battle.applied_entries,
+                                                          kind="battle", unit__force=force)]
+        for side, force in (("attackers", world.force), ("defenders", world.enemy))
+    }  # fmt: skip
+    record = engagement_run(campaign=world.campaign, seed=1, actor=gm, sides=sides)
+    ours = Unit.objects.get(pk=sides["attackers"][0].pk)
+    edit = unit_edit(unit=ours, changes={"battles_fought": ours.battles_fought + 1},
+                     reason="a raid", actor=gm)  # fmt: skip
+    name = record.name[:1].upper() + record.name[1:]
+    undo = f"undo the GM's correction of day {edit.day} on {possessive(ours.name)} page"
+    chain = (
+        f"{name} cannot be reverted yet either: in order, newest first, {undo}, then revert "
+        f"{record.name}, of day {record.day}"
+    )
+    text = html.unescape(client.get(_url("battle-revert", world, battle.pk)).text)
+    assert f"{chain}, then revert this battle." in text
+    assert fixed is not None and fixed.unit_id == ours.pk
+    page = client.get(_url("unit-undo", world, ours.pk, fixed.pk), follow=True)
+    assert (
+        f"{name} and {battle.name} cannot be reverted yet either: in order, newest first, {undo}, "
+        f"then revert {record.name}, of day {record.day}, then revert {battle.name}, of day "
+        f"{battle.day}, then undo this one."
+    ) in html.unescape(page.text)
