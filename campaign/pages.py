@@ -130,6 +130,7 @@ from campaign.selectors import (
     timeline_records,
     undo_blockers,
     undo_refused,
+    undo_step,
     undone_by_revert,
     with_moved,
     with_standing,
@@ -2701,7 +2702,7 @@ def revert_blocked_lines(
             reverts = list(dict.fromkeys(undo[e.pk] for e in reversed(later)))
             what = and_words(reverts) + (", newest first," if len(reverts) > 1 else "")
             todo = f"{capfirst(what)} or correct the unit"
-            todo += held_up_words(later, chain)
+            todo += held_up_words(later, chain, unit)
         elif len(kept) == len(later):
             todo = f"{'That' if len(later) == 1 else 'Those'} cannot be undone: correct the unit"
         else:
@@ -2712,17 +2713,26 @@ def revert_blocked_lines(
     return lines
 
 
-def held_up_words(later: Iterable[HistoryEntry], chain: Mapping[int, list[RevertStep]]) -> str:
-    """When a fight whose Revert undoes one of ``later`` is held up in turn
-    (`selectors.revert_chain`), the whole chain in order, to be followed by what it clears the
-    way for (", then revert this battle"): ". Night at the Ford cannot be reverted yet either:
-    in order, newest first, undo the GM's correction of day 5 on MG Nest's page, then revert
-    Night at the Ford, of day 4"; else ""."""
-    steps = {step.text: step for e in later for step in chain.get(e.pk, [])}
+def held_up_words(
+    later: Iterable[HistoryEntry], chain: Mapping[int, list[RevertStep]], unit: Unit
+) -> str:
+    """When a fight whose Revert undoes one of ``later`` (what changed ``unit`` since, every one
+    undone by a fight's Revert or the unit's own Undo) is held up in turn
+    (`selectors.revert_chain`), the whole way in order, the unit's own Undos among it, to be
+    followed by what it clears the way for (", then revert this battle"): ". Night at the Ford
+    cannot be reverted yet either: in order, newest first, undo the GM's correction of day 5
+    on MG Nest's page, then revert Night at the Ford, of day 4"; else ""."""
+    later = list(later)
     # A fight is held up when its chain holds more than its own Revert, which ends it.
     ended = {chain[e.pk][-1].text for e in later if len(chain.get(e.pk, [])) > 1}
     if not ended:
         return ""
+    # The same step may come twice (the unit's own Undo, and in a fight's chain): once each.
+    steps = {(step.text, step.newest): step for e in later for step in chain.get(e.pk, [])}
+    for e in later:
+        if e.pk not in chain:
+            step = undo_step(e, unit)
+            steps.setdefault((step.text, step.newest), step)
     order = sorted(steps.values(), key=lambda step: -step.newest)
     held = [step.fight for step in order if step.text in ended]
     what = ", then ".join(step.text for step in order)
@@ -2783,7 +2793,7 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
         what = and_words(steps) + (", newest first" if len(steps) > 1 else "")
         todo = f"{capfirst(what)}, then undo this one"
         if held := held_up_words(
-            later, revert_chain(campaign=campaign, entries=later, fights=fights)
+            later, revert_chain(campaign=campaign, entries=later, fights=fights), unit
         ):
             todo = f"{capfirst(what)}{held}, then undo this one"
     else:

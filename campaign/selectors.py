@@ -1107,7 +1107,7 @@ def revert_chain(
                 if undone and not any(undo_refused(e) for e in since if e.pk not in owner):
                     # Each in turn, newest first: a fight's by its Revert, the rest by Undo.
                     steps += [
-                        key[owner[e.pk]] if e.pk in owner else _undo_step(e, unit) for e in since
+                        key[owner[e.pk]] if e.pk in owner else undo_step(e, unit) for e in since
                     ]
                     continue
                 steps += list(dict.fromkeys(key[owner[e.pk]] for e in shown if e.pk in owner))
@@ -1143,7 +1143,7 @@ def revert_chain(
     return chains
 
 
-def _undo_step(entry: HistoryEntry, unit: Unit) -> RevertStep:
+def undo_step(entry: HistoryEntry, unit: Unit) -> RevertStep:
     what = undone_name(entry.undo_kind, entry.day)
     return RevertStep(f"undo {what} on {possessive(unit.name)} page", entry.pk)
 

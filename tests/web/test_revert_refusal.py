@@ -540,8 +540,12 @@ def test_a_revert_held_up_by_an_engagement_held_up_in_turn_says_the_whole_chain(
                                                           kind="battle", unit__force=force)]
         for side, force in (("attackers", world.force), ("defenders", world.enemy))
     }  # fmt: skip
-    record = engagement_run(campaign=world.campaign, seed=1, actor=gm, sides=sides)
     ours = Unit.objects.get(pk=sides["attackers"][0].pk)
+    # Between the two fights, a change of the unit's own: its Undo is on the way too.
+    mid = unit_edit(unit=ours, changes={"experience": _another_count(ours)}, reason="a sniper",
+                    actor=gm)  # fmt: skip
+    record = engagement_run(campaign=world.campaign, seed=1, actor=gm, sides=sides)
+    ours = Unit.objects.get(pk=ours.pk)
     edit = unit_edit(unit=ours, changes={"battles_fought": ours.battles_fought + 1},
                      reason="a raid", actor=gm)  # fmt: skip
     name = record.name[:1].upper() + record.name[1:]
@@ -552,10 +556,12 @@ def test_a_revert_held_up_by_an_engagement_held_up_in_turn_says_the_whole_chain(
     )
     text = html.unescape(client.get(_url("battle-revert", world, battle.pk)).text)
     assert f"{chain}, then revert this battle." in text
+    mine = f"undo the GM's correction of day {mid.day} on {possessive(ours.name)} page"
+    assert f"{chain}, then {mine}, then revert this battle." in text
     assert fixed is not None and fixed.unit_id == ours.pk
     page = client.get(_url("unit-undo", world, ours.pk, fixed.pk), follow=True)
     assert (
         f"{name} and {battle.name} cannot be reverted yet either: in order, newest first, {undo}, "
-        f"then revert {record.name}, of day {record.day}, then revert {battle.name}, of day "
-        f"{battle.day}, then undo this one."
+        f"then revert {record.name}, of day {record.day}, then {mine}, then revert {battle.name}, "
+        f"of day {battle.day}, then undo this one."
     ) in html.unescape(page.text)
