@@ -2645,13 +2645,17 @@ def revert_blocked(
     undo = undone_by_revert(campaign=campaign, entries=later, fights=fights)
     for index, (unit, shown) in enumerate(blockers):
         if any(e.pk not in undo for e in shown):
-            blockers[index] = (unit, _undone_in_turn(unit, shown, undo, applied_entries, fights))
+            blockers[index] = (
+                unit,
+                _undone_in_turn(campaign, unit, shown, undo, applied_entries, fights),
+            )
     chain = revert_chain(campaign=campaign, entries=later, fights=fights)
     lines = revert_blocked_lines(blockers, undo, fight, chain)
     return [RevertBlocked(unit, text) for (unit, _), text in zip(blockers, lines, strict=True)]
 
 
 def _undone_in_turn(
+    campaign: Campaign,
     unit: Unit,
     shown: list[HistoryEntry],
     undo: dict[int, str],
@@ -2664,7 +2668,7 @@ def _undone_in_turn(
     entries, each other with the Undo's words in ``undo``. Else ``shown`` as it was."""
     since = entries_after_fight(unit=unit, applied_entries=applied_entries)
     # A later fight's entries among them go with its Revert (`selectors.revert_chain`).
-    undo.update(undone_by_revert(campaign=unit.force.campaign, entries=since, fights=fights))
+    undo.update(undone_by_revert(campaign=campaign, entries=since, fights=fights))
     own = [e for e in since if e.pk not in undo]
     if not own or any(undo_refused(e) for e in own):
         return shown
