@@ -123,6 +123,10 @@ class BattleState:
     """``units_in_battle`` per side, asked many times per activation; a removal clears it."""
     ready: dict[str, int] = field(default_factory=dict)
     """Units of each side still in the battle that have not activated this turn."""
+    _side_units: dict[str, tuple[UnitState, ...]] = field(default_factory=dict, repr=False)
+    """Each side's units in scenario order, removed or not: ``units_in_battle`` filters them."""
+    _enemies: dict[str, str] = field(default_factory=dict, repr=False)
+    """Each side's enemy, by side id (``enemy_of``)."""
 
     @classmethod
     def initial(cls, scenario: Scenario) -> BattleState:
@@ -146,12 +150,17 @@ class BattleState:
             b.id: BuildingState(b.id, b.side, b.card, b.polygon, b.card.hits)
             for b in scenario.buildings
         }
+        a, b = (s.id for s in scenario.sides)
         return cls(
             scenario,
             units,
             buildings,
             list(scenario.terrain),
-            scores={s.id: 0 for s in scenario.sides},
+            scores={a: 0, b: 0},
+            _side_units={
+                side: tuple(u for u in units.values() if u.side == side) for side in (a, b)
+            },
+            _enemies={a: b, b: a},
         )
 
     @property
@@ -166,13 +175,12 @@ class BattleState:
         """Like ``side_units``, as a shared tuple: the engine's hot loops need no copy."""
         found = self._in_battle.get(side)
         if found is None:
-            found = tuple(u for u in self.units.values() if u.side == side and u.active)
+            found = tuple(u for u in self._side_units.get(side, ()) if u.active)
             self._in_battle[side] = found
         return found
 
     def enemy_of(self, side: str) -> str:
-        a, b = self.scenario.sides
-        return b.id if side == a.id else a.id
+        return self._enemies[side]
 
     # --- the one mutator ----------------------------------------------------------------------
 
