@@ -168,7 +168,7 @@ class Battle:
         current = self.dice.initiative(a, b)
         self.emit(ev.Initiative(turn, current))
         other = b if current == a else a
-        in_battle = self.state.units_in_battle
+        left = self.state.left
         ready = self.state.ready
         while True:
             if not ready.get(current):
@@ -176,7 +176,7 @@ class Battle:
                 if not ready.get(current):
                     break
             self._activate(current)
-            if not in_battle(a) or not in_battle(b):
+            if not left[a] or not left[b]:
                 # A side is gone. If nobody is left to act, the turn was complete, and scores
                 # its points per turn as any completed turn does (E19).
                 if not ready.get(a) and not ready.get(b):

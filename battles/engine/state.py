@@ -123,6 +123,9 @@ class BattleState:
     """``units_in_battle`` per side, asked many times per activation; a removal clears it."""
     ready: dict[str, int] = field(default_factory=dict)
     """Units of each side still in the battle that have not activated this turn."""
+    left: dict[str, int] = field(default_factory=dict)
+    """How many units of each side are still in the battle (the turn loop asks after every
+    activation whether a side is gone)."""
     _side_units: dict[str, tuple[UnitState, ...]] = field(default_factory=dict, repr=False)
     """Each side's units in scenario order, removed or not: ``units_in_battle`` filters them."""
     _enemies: dict[str, str] = field(default_factory=dict, repr=False)
@@ -151,15 +154,15 @@ class BattleState:
             for b in scenario.buildings
         }
         a, b = (s.id for s in scenario.sides)
+        side_units = {side: tuple(u for u in units.values() if u.side == side) for side in (a, b)}
         return cls(
             scenario,
             units,
             buildings,
             list(scenario.terrain),
             scores={a: 0, b: 0},
-            _side_units={
-                side: tuple(u for u in units.values() if u.side == side) for side in (a, b)
-            },
+            left={side: len(found) for side, found in side_units.items()},
+            _side_units=side_units,
             _enemies={a: b, b: a},
         )
 
@@ -246,6 +249,8 @@ class BattleState:
 
     def _remove(self, e: ev.Remove) -> None:
         u = self.units[e.unit]
+        if u.active:
+            self.left[u.side] -= 1
         u.removed = e.how
         u.active = False
         u.stamp += 1
