@@ -356,7 +356,7 @@ class Battle:
         sight = self.sight
         if unit.concealed and sight.in_the_open_and_seen(unit):
             self.emit(ev.Reveal(unit.id, RevealCause.SPOTTED, None))
-        for e in self.state.units_in_battle(self.state.enemy_of(unit.side)):
+        for e in self.state.units_in_battle(self.state.enemy[unit.side]):
             if e.concealed and not sight.pieces_at(e.position) and sight.sees(unit, e):
                 self.emit(ev.Reveal(e.id, RevealCause.SPOTTED, None))
 

@@ -122,7 +122,7 @@ def suppress(b: Battle, unit: UnitState, by: str) -> None:
 def remove(b: Battle, unit: UnitState, how: Removal) -> None:
     """Take the unit out; the enemy scores its Size (demoralised counts as removed)."""
     b.emit(ev.Remove(unit.id, how))
-    enemy = b.state.enemy_of(unit.side)
+    enemy = b.state.enemy[unit.side]
     total = b.state.scores[enemy] + unit.card.size
     b.emit(ev.Score(enemy, unit.card.size, f"removed:{unit.id}", total))
 

@@ -75,7 +75,7 @@ class BattleView:
         self._b = battle
         self.side = side
         """The side this view belongs to."""
-        self.enemy = battle.state.enemy_of(side)
+        self.enemy = battle.state.enemy[side]
         """The other side's id."""
         self.turn = battle.state.turn
         """Current turn."""

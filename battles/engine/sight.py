@@ -316,10 +316,10 @@ class Sight:
     def _seen_by_enemy(self, unit: UnitState) -> bool:
         st = self.state
         if unit.aerial:
-            return bool(st.units_in_battle(st.enemy_of(unit.side)))
+            return bool(st.units_in_battle(st.enemy[unit.side]))
         p = unit.position
         # A loop rather than ``any`` over a generator: asked at the end of most activations.
-        for e in st.units_in_battle(st.enemy_of(unit.side)):
+        for e in st.units_in_battle(st.enemy[unit.side]):
             if e.aerial or self.line_clear(e.position, p):
                 return True
         return False

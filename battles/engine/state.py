@@ -128,8 +128,8 @@ class BattleState:
     activation whether a side is gone)."""
     _side_units: dict[str, tuple[UnitState, ...]] = field(default_factory=dict, repr=False)
     """Each side's units in scenario order, removed or not: ``units_in_battle`` filters them."""
-    _enemies: dict[str, str] = field(default_factory=dict, repr=False)
-    """Each side's enemy, by side id (``enemy_of``)."""
+    enemy: dict[str, str] = field(default_factory=dict, repr=False)
+    """Each side's enemy, by side id: read directly where asked often, without a call."""
 
     @classmethod
     def initial(cls, scenario: Scenario) -> BattleState:
@@ -163,7 +163,7 @@ class BattleState:
             scores={a: 0, b: 0},
             left={side: len(found) for side, found in side_units.items()},
             _side_units=side_units,
-            _enemies={a: b, b: a},
+            enemy={a: b, b: a},
         )
 
     @property
@@ -183,7 +183,7 @@ class BattleState:
         return found
 
     def enemy_of(self, side: str) -> str:
-        return self._enemies[side]
+        return self.enemy[side]
 
     # --- the one mutator ----------------------------------------------------------------------
 
