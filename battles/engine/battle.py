@@ -175,7 +175,7 @@ class Battle:
                 current, other = other, current
                 if not ready.get(current):
                     break
-            self._activate(current)
+            self.perform(current, self.commanders[current].choose(BattleView(self, current)))
             if not left[a] or not left[b]:
                 # A side is gone. If nobody is left to act, the turn was complete, and scores
                 # its points per turn as any completed turn does (E19).
@@ -194,10 +194,6 @@ class Battle:
         self.emit(ev.End(reason, self.state.turn, winner))
 
     # --- one activation -----------------------------------------------------------------------
-
-    def _activate(self, side: str) -> None:
-        action = self.commanders[side].choose(BattleView(self, side))
-        self.perform(side, action)
 
     def perform(self, side: str, action: object) -> None:
         """Check and carry out one activation for ``side`` (whatever its commander returned)."""
