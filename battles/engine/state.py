@@ -196,13 +196,11 @@ class BattleState:
     def _turn_start(self, e: ev.TurnStart) -> None:
         self.turn = e.turn
         self.first = None
-        ready = self.ready
-        ready.clear()
+        # Every unit still in the battle is ready again, as many as each side has left.
+        self.ready.update(self.left)
         for u in self.units.values():
             u.activated = False
             u.stamp += 1
-            if u.active:
-                ready[u.side] = ready.get(u.side, 0) + 1
 
     def _initiative(self, e: ev.Initiative) -> None:
         self.first = e.first
