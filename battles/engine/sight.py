@@ -173,9 +173,24 @@ class Sight:
             self._refresh()
         found = self._inside.get(p)
         if found is None:
-            found = frozenset(i for i, poly in self._blockers if self._held(i, poly, p))
+            # Worked out apart: the names a search over the pieces reads would be made afresh
+            # at every call here, kept answer or not.
+            found = self._holding(p)
             keep(self._inside, p, found or _NOWHERE)
         return found
+
+    def _holding(self, p: Point) -> frozenset[str]:
+        """``pieces_at``, worked out. A piece whose widened box leaves ``p`` out does not hold
+        it (``Polygon._locate`` rejects it so): only a joint may lie a hair beyond, so only a
+        piece with joints is asked whatever its box, and the others without the calls asking
+        would cost."""
+        x, y = p
+        joints = self._joints
+        return frozenset(
+            i
+            for i, poly, x0, y0, x1, y1 in self._boxes
+            if ((x0 <= x <= x1 and y0 <= y <= y1) or i in joints) and self._held(i, poly, p)
+        )
 
     def building_at(self, p: Point) -> str | None:
         """Id of the first standing building (in scenario order) holding ``p`` (``holds``):
