@@ -13,6 +13,7 @@ from battles.engine import BattleView, Dice, SimpleCommander, parse_scenario, ru
 from battles.engine.battle import Battle
 from battles.engine.events import Collapse
 from battles.engine.movement import _entries, path_problem, plan_path
+from battles.engine.scenarios import load_reference
 from battles.engine.sight import Sight
 from battles.engine.state import BattleState
 from battles.engine.targeting import CLOSE_COMBAT, attack_problem, building_aim, legal_attacks
@@ -173,3 +174,17 @@ def test_aims_at_a_building_over_the_opening_table_are_the_scenario_s_and_a_coll
     assert building_aim(first, a, house, (12.0, 3.0), 24.0) == (12.0, 8.0)
     assert first.aims == {("h", (12.0, 3.0), 24.0, None, False): (12.0, 8.0)}
     assert sc.tables.opening_aims == kept  # the battle's own table since the fall
+
+
+def test_the_units_each_side_has_left_and_its_ready_units_follow_every_event():
+    """The turn loop reads how many units each side has left, kept as units are removed, and a
+    turn's start makes that many ready: both always agree with the units themselves."""
+    rec = run_battle(load_reference("big-battle"), 0)
+    state = BattleState.initial(rec.scenario)
+    for e in rec.events:
+        state.apply(e)
+        units = {s: state.units_in_battle(s) for s in state.left}
+        assert state.left == {s: len(found) for s, found in units.items()}
+        if e.KIND == "turn_start":
+            assert state.ready == state.left
+    assert any(e.KIND == "remove" for e in rec.events)
