@@ -65,6 +65,7 @@ from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column,
 from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import earned_said, earned_standing, threshold
 from campaign.rules.history import (
+    TOOK,
     experience_has_text,
     experience_text,
     fight_lead,
@@ -2484,8 +2485,9 @@ def dead_first(why: str) -> str:
     as the pages say it: the dead first, then the fights whose hits they were in one
     parenthesis, then what the dead cost beyond a step each, or short of it
     (`window.withdrawn_text`): "1 Casualty hit not saved within 24 hours died (taken out at
-    Mill; 6 Morale, 1 Casualty; medics saved 0)". Told fights first, a unit's history read as
-    though it was taken out again the day its hits died. Any other reason is returned as it is."""
+    Mill; 6 Morale hits and 1 Casualty hit; medics saved 0)". Told fights first, a unit's
+    history read as though it was taken out again the day its hits died. Any other reason is
+    returned as it is."""
     if not ((died := _DIED.search(why)) and died.start()):
         return why
     dead, _, rest = died.group(1).partition("; ")
@@ -2861,7 +2863,9 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     the reason already says is left out ("retreated in poor order: retreated in poor order"),
     and a reason ``what`` says more fully gives way to it ("Cpl. Nox takes command: Cpl. Nox
     takes command (8 hit points)" is "Cpl. Nox takes command (8 hit points)"); "was destroyed"
-    after a reason ending "; destroyed" is left out too."""
+    after a reason ending "; destroyed" is left out too, and so are the hits a unit "now
+    carries" when they are just those a fight's reason opens with having taken ("Ford: took 1
+    Morale hit", not "…: now carries 1 Morale hit")."""
     said = why.strip().lower()
     parts = [part for part in what.split("; ") if part] if what else []
     for index, part in enumerate(parts):
@@ -2875,9 +2879,20 @@ def without_repeats(why: str, what: str) -> tuple[str, str]:
     kept = [
         part
         for part in parts
-        if part.lower() not in said and part.lower().removeprefix("was ") not in clauses
+        if part.lower() not in said
+        and part.lower().removeprefix("was ") not in clauses
+        and not _carried_as_taken(why, part)
     ]
     return why, "; ".join(kept)
+
+
+def _carried_as_taken(why: str, part: str) -> bool:
+    """Whether ``part`` of what an entry did ("now carries 1 Morale hit") says the hits its
+    reason ``why`` says the fight dealt, all the unit carries ("Ford: took 1 Morale hit — …"; on
+    the unit's page, the fight's name a link before it, "took 1 Morale hit — …")."""
+    held = part.removeprefix("now carries ")
+    took = re.escape(TOOK.removeprefix(": ") + held)
+    return held != part and re.search(rf"(?:^|: ){took}(?: — |$)", why) is not None
 
 
 def revert_link(entry: HistoryEntry, why: str, name: str | None) -> tuple[str, str, str]:

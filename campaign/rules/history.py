@@ -92,17 +92,6 @@ def hits_text(morale: int, casualty: int) -> str:
     return f"{morale} Morale, {casualty} Casualty"
 
 
-def dealt_text(morale: int, casualty: int) -> str:
-    """The hits a fight or a correction dealt, as the medics' story of a closing 24 hours tells
-    them, naming only the kinds dealt: "4 Morale, 3 Casualty", "5 Casualty", "1 Morale"; "no
-    hits"."""
-    if morale and casualty:
-        return hits_text(morale, casualty)
-    if morale or casualty:
-        return f"{morale} Morale" if morale else f"{casualty} Casualty"
-    return "no hits"
-
-
 def hits_held_text(morale: int, casualty: int) -> str:
     """What a unit carries, in a table's Hits column, in its history's words (`held_text`):
     "1 Morale hit", "1 Morale hit and 2 Casualty hits"; "none" for a unit carrying nothing, as
@@ -119,8 +108,9 @@ UNHURT = ": came through unhurt"
 
 
 def taken_text(morale: int, casualty: int) -> str:
-    """The hits a fight dealt, saying only the kinds it dealt, each with its own word, as a
-    unit is said to carry them (`held_text`): "2 Morale hits", "1 Casualty hit", "1 Morale hit
+    """The hits a fight (or a correction) dealt, saying only the kinds it dealt, each with its
+    own word, as a unit is said to carry them (`held_text`), in a fight's entry and in the
+    medics' story of a closing 24 hours alike: "2 Morale hits", "1 Casualty hit", "1 Morale hit
     and 1 Casualty hit", "no hits". "1 Morale, 1 Casualty hit" read as though one hit were
     both."""
     return held_text(morale, casualty) if morale or casualty else "no hits"
@@ -165,10 +155,14 @@ MEDICS_SAVED = "; medics saved "
 says what the medics saved, before the dead."""
 
 
-WAS_BOTH_KINDS = re.compile(r"(?<=; )(?P<morale>\d+) Morale, (?P<casualty>\d+) Casualty(?=; )")
-"""How the medics' story of a closing 24 hours saved before `dealt_text` said the hits each fight
-or correction dealt, naming a kind it dealt none of: "at Ford; 0 Morale, 5 Casualty; medics saved
-0; …"."""
+WAS_BOTH_KINDS = re.compile(
+    r"(?<=; )(?:(?P<morale>\d+) Morale, (?P<casualty>\d+) Casualty"
+    r"|(?P<morale_only>\d+) Morale|(?P<casualty_only>\d+) Casualty)(?=; )"
+)
+"""How the medics' story of a closing 24 hours saved before `taken_text` told it said the hits
+each fight or correction dealt: with a kind it dealt none of ("at Ford; 0 Morale, 5 Casualty;
+medics saved 0; …"), or without the word "hit" ("…; 3 Morale, 2 Casualty; …", "…; 5
+Casualty; …")."""
 
 
 WAS_HELD = re.compile(
@@ -207,10 +201,15 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     why = WAS_SPLIT.sub(lambda split: taken_text(int(split["morale"]), int(split["casualty"])), why)
     if MEDICS_SAVED in why:
         # The medics' story saved in the old words names only the kinds each fight dealt.
-        why = WAS_BOTH_KINDS.sub(
-            lambda dealt: dealt_text(int(dealt["morale"]), int(dealt["casualty"])), why
-        )
+        why = WAS_BOTH_KINDS.sub(_dealt_now, why)
     return WAS_HELD.sub(lambda held: held["held"] + BECAUSE, why)
+
+
+def _dealt_now(dealt: re.Match[str]) -> str:
+    """The hits a fight dealt, matched by `WAS_BOTH_KINDS`, in today's words (`taken_text`)."""
+    morale = dealt["morale"] or dealt["morale_only"] or 0
+    casualty = dealt["casualty"] or dealt["casualty_only"] or 0
+    return taken_text(int(morale), int(casualty))
 
 
 def fight_said(kind: str, details: Mapping[str, Any], why: str) -> tuple[str, str]:

@@ -126,17 +126,21 @@ def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
     return text
 
 
-def _split_text(dice: tuple[int, ...], split: tuple[int, int]) -> str:
+def _split_text(dice: tuple[int, ...], split: tuple[int, int], taken: tuple[int, int]) -> str:
     """How the BUCS hits split into Morale and Casualty, with the die that split each
     (`bridge.CASUALTY_FROM`): "3 BUCS hits, a d6 each rolled 5, 2 and 4 (Casualty on 4 or
-    more): 1 Morale hit and 2 Casualty hits", only the kinds it dealt (`taken_text`). A working
-    kept without its dice says the split alone."""
-    hits, said = plural(sum(split), "BUCS hit"), taken_text(*split)
+    more)". The split is said in words (`taken_text`) only when it differs from the hits the
+    unit took (``taken``), which the entry opens with (Armor stopped some, say): "…: 1 Morale
+    hit and 1 Casualty hit"; a working kept without its dice says it in brackets: "3 BUCS hits
+    (1 Morale hit and 2 Casualty hits)"."""
+    hits = plural(sum(split), "BUCS hit")
+    said = "" if split == taken else taken_text(*split)
     if not dice:
-        return f"{hits} ({said})"
+        return f"{hits} ({said})" if said else hits
     rolled = " and ".join(", ".join(str(d) for d in dice).rsplit(", ", 1))
     each = "its d6" if len(dice) == 1 else "a d6 each"
-    return f"{hits}, {each} rolled {rolled} (Casualty on {CASUALTY_FROM} or more): {said}"
+    text = f"{hits}, {each} rolled {rolled} (Casualty on {CASUALTY_FROM} or more)"
+    return f"{text}: {said}" if said else text
 
 
 def _battle_sentence(
@@ -155,13 +159,16 @@ def _battle_sentence(
     head = f"{LEFT_THE_TABLE[outcome.removed]} at {reason}" if outcome.removed else reason
     parts = [f"{outcome.hits_lost} of {plural(card_hits, 'Hit')} lost"]
     if outcome.hits_lost:
+        taken = damage.morale_hits, damage.casualty_hits
         parts.append(
             f"{_blows_text(damage.blow_dice, card_hits)}: "
-            f"{_split_text(damage.split_dice, damage.split)}"
+            f"{_split_text(damage.split_dice, damage.split, taken)}"
         )
     if damage.shock:
         restored = ", no step lost (One Year War)" if damage.skill_restored else ""
-        parts.append(f"{damage.shock} Skill lost to suppression: {damage.shock} Morale{restored}")
+        parts.append(
+            f"{damage.shock} Skill lost to suppression: {taken_text(damage.shock, 0)}{restored}"
+        )
     parts += kit_stopped_text(damage.armor_ignored, damage.excellent_ignored)
     if damage.leader_rolls and state.leader is not None:
         # The leader's wounds and, when they killed, the death and its cost, in one clause.

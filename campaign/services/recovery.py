@@ -13,9 +13,9 @@ from campaign.pages import crews_idle_text
 from campaign.rules.history import (
     MEDICS_SAVED,
     UNHURT,
-    dealt_text,
     fight_named,
     plural,
+    taken_text,
     told_why,
     took_text,
 )
@@ -265,9 +265,9 @@ FIGHTS = HistoryEntry.FIGHTS
 
 def _window_story(unit: Unit) -> str:
     """What the closing of the soonest 24 hours of `unit`'s Casualty hits settles, for the
-    history: "taken out at Second Crossing; 4 Morale, 3 Casualty; medics saved 2" (what dealt
-    its Casualty hits and what came between, since they began to await the medics: each fight,
-    battles, engagements and quick resolves alike, with the hits it dealt, and each GM's
+    history: "taken out at Second Crossing; 4 Morale hits and 3 Casualty hits; medics saved 2"
+    (what dealt its Casualty hits and what came between, since they began to await the medics:
+    each fight, battles, engagements and quick resolves alike, with the hits it dealt, and each GM's
     correction that added some, by its reason; then what the medics saved of them). Told up to
     the last fight or correction whose hits die now (`_window_told`)."""
     told, saved = _window_told(unit)
@@ -333,18 +333,18 @@ def _added(entry: HistoryEntry, field: str) -> int:
 
 def _correction_story(entry: HistoryEntry) -> str:
     """A GM's correction that added Casualty hits to a closing window, by its reason, with the
-    hits it added: "GM correction: shelled at the ford; 2 Casualty" (`history.dealt_text`)."""
+    hits it added: "GM correction: shelled at the ford; 2 Casualty hits" (`history.taken_text`)."""
     why = told_why(entry.text, entry.before, entry.after).split(AWAIT_UNTIL)[0]
-    return f"{why}; {dealt_text(_added(entry, 'morale_hits'), _added(entry, 'casualty_hits'))}"
+    return f"{why}; {taken_text(_added(entry, 'morale_hits'), _added(entry, 'casualty_hits'))}"
 
 
 def _fight_story(entry: HistoryEntry) -> str:
     """One fight of a closing window, in the campaign's words: "taken out at Second Crossing; 4
-    Morale, 3 Casualty". A battle is named by its reason, an engagement or a quick resolve by
-    the name its own entry opens with ("Mill ford: took 1 Morale, 2 Casualty hits; …"), which
-    travels with the entry wherever its record stays behind. One that did nothing to the unit
-    (its ``unhurt``, kept as data) is said as its entry says it (`history.took_text`): "Night
-    raid: came through unhurt"."""
+    Morale hits and 3 Casualty hits". A battle is named by its reason, an engagement or a
+    quick resolve by the name its own entry opens with ("Mill ford: took 1 Morale hit and 2
+    Casualty hits; …"), which travels with the entry wherever its record stays behind. One that
+    did nothing to the unit (its ``unhurt``, kept as data) is said as its entry says it
+    (`history.took_text`): "Night raid: came through unhurt"."""
     damage = entry.details.get("damage", {})
     battle = entry.kind == Kind.BATTLE
     # Named as its entry keeps it (`history.fight_named`). A battle's entry that kept no reason
@@ -362,7 +362,7 @@ def _fight_story(entry: HistoryEntry) -> str:
             return why
     elif unhurt:
         return took_text(name, 0, 0, unhurt=True)
-    hits = dealt_text(damage.get("morale_hits", 0), damage.get("casualty_hits", 0))
+    hits = taken_text(damage.get("morale_hits", 0), damage.get("casualty_hits", 0))
     return f"{battle_fate_text(name, removed)}; {hits}"
 
 

@@ -501,11 +501,11 @@ def test_a_suppressed_units_card_prints_its_skill_again_once_rested_only_under_o
     assert (ours.quality, ours.morale_hits) == (kept, 0)
     if restored:
         assert battle_card(ours)["skill"] == before
-        assert "1 Skill lost to suppression: 1 Morale, no step lost (One Year War)" in said
+        assert "1 Skill lost to suppression: 1 Morale hit, no step lost (One Year War)" in said
         assert "took 1 Morale hit — " in said
     else:
         assert battle_card(ours)["skill"] < before
-        assert "1 Skill lost to suppression: 1 Morale" in said
+        assert "1 Skill lost to suppression: 1 Morale hit" in said
         assert "Skill lost to suppression costs 1 step" in said
 
 

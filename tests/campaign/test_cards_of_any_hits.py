@@ -61,7 +61,7 @@ def test_a_unit_taken_out_on_a_card_whose_hits_do_not_divide_six_takes_at_most_s
         f"Taken out at Weir: took 6 Casualty hits — {hits} of {hits} Hits lost; a d6 "
         f"for each Hit lost rolled {blows}, divided by the card's {hits} Hits, rounded up, 8 in "
         f"all, held to 6, the most a card's blows deal: 6 BUCS hits, a d6 each rolled {splits} "
-        "(Casualty on 4 or more): 6 Casualty hits"
+        "(Casualty on 4 or more)"
     )
     assert battle.text.startswith(said)
     assert battle.details["damage"]["split"] == [0, CARD_MOST_BUCS_HITS]

@@ -419,7 +419,7 @@ def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_b
     [line] = time_lines_done(died)
     # The dead and the fights whose hits they were, then what that cost and what came back.
     assert (
-        "1 Casualty hit not saved within 24 hours died (at A; 1 Casualty; B: came "
+        "1 Casualty hit not saved within 24 hours died (at A; 1 Casualty hit; B: came "
         "through unhurt; medics saved 0)"
     ) in line
     # Its experience in a sentence of its own, not lost at the end of the long one.
@@ -486,7 +486,7 @@ def test_the_same_battle_ends_the_unit_the_same_whether_entered_on_time_or_late(
         ("ABC", (Q.AVERAGE, 0), "the step up to Average from that battle is withdrawn"),
         # The hit is the last fight's: B's step up to Average stands, A's up to Experienced
         # is withdrawn with its dead, which then take it down to Inexperienced.
-        ("BCA", (Q.INEXPERIENCED, 2), "at A; 1 Casualty; medics saved 0; 1 Casualty"),
+        ("BCA", (Q.INEXPERIENCED, 2), "at A; 1 Casualty hit; medics saved 0; 1 Casualty"),
         # B's step up to Average stands; C's, from Average to Experienced, counts again from
         # Inexperienced, where A's dead leave it: to Average.
         ("BAC", (Q.AVERAGE, 1), "the fights since counts again from the quality left"),

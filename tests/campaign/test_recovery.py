@@ -589,8 +589,8 @@ def test_a_closing_window_counts_no_save_reverted_since(wounded, campaign, force
     assert (mech.quality, mech.casualty_hits) == (Q.ELITE, 0)
     died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.text.startswith(
-        "GM correction: Hill 12 count; 2 Morale, 2 Casualty; medics saved 1; 1 Casualty hit not "
-        "saved within 24 hours died"
+        "GM correction: Hill 12 count; 2 Morale hits and 2 Casualty hits; medics saved 1; 1 "
+        "Casualty hit not saved within 24 hours died"
     )
 
 
@@ -623,7 +623,7 @@ def test_a_save_undone_after_its_window_closed_gives_back_hits_that_die_with_it(
     died = reverted[-1]
     assert (died.kind, died.day) == (HistoryEntry.Kind.CASUALTIES, 2)
     assert died.text.startswith(
-        "at Ford; 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours "
+        "at Ford; 1 Casualty hit; medics saved 0; 1 Casualty hit not saved within 24 hours "
         "died (given back by a revert after their medical window closed at day 2, 00:00); "
         "quality Average → Inexperienced"
     )
@@ -656,10 +656,10 @@ def test_each_battles_casualty_hits_die_as_their_own_24_hours_end_each_told_apar
     first, second = mech.history.filter(kind=HistoryEntry.Kind.CASUALTIES).order_by("pk")
     assert (first.day, second.day) == (2, 2)
     assert first.text.startswith(
-        "at A; 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours died"
+        "at A; 1 Casualty hit; medics saved 0; 1 Casualty hit not saved within 24 hours died"
     )
     assert second.text.startswith(
-        "at B; 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours died"
+        "at B; 1 Casualty hit; medics saved 0; 1 Casualty hit not saved within 24 hours died"
     )
     assert mech.quality == Q.GREEN and unit_history_explains(unit=mech)
 
@@ -688,7 +688,7 @@ def test_a_save_undone_gives_back_the_hit_closest_to_dying_in_its_own_24_hours(c
     died = mech.history.filter(kind=HistoryEntry.Kind.CASUALTIES).get()
     assert died.pk > undone.pk and died.day == 2
     assert died.text.startswith(
-        "at A; 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours "
+        "at A; 1 Casualty hit; medics saved 0; 1 Casualty hit not saved within 24 hours "
         "died (given back by a revert after their medical window closed at day 2, 00:00)"
     )
     campaign.refresh_from_db()
@@ -826,7 +826,7 @@ def test_a_closing_window_names_the_engagement_that_dealt_its_casualty_hits(
     calendar_advance(campaign=campaign, days=2)
     died = Unit.objects.get(pk=atlas.pk).history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.text.startswith(
-        "at Mill ambush; 1 Morale, 1 Casualty; Second Crossing: came through unhurt; "
+        "at Mill ambush; 1 Morale hit and 1 Casualty hit; Second Crossing: came through unhurt; "
         "medics saved 0; 1 Casualty hit not saved within 24 hours died; quality Legendary → Elite"
     )
 
@@ -852,8 +852,8 @@ def test_a_closing_window_tells_a_fight_that_did_nothing_by_its_entrys_data_not_
     calendar_advance(campaign=campaign, days=2)
     died = Unit.objects.get(pk=atlas.pk).history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.text.startswith(
-        "at Mill ambush; 1 Morale, 1 Casualty; Second Crossing: was untouched; Night raid: was "
-        "untouched; medics saved 0; "
+        "at Mill ambush; 1 Morale hit and 1 Casualty hit; Second Crossing: was untouched; "
+        "Night raid: was untouched; medics saved 0; "
     )
 
 
@@ -871,7 +871,7 @@ def test_a_closing_window_names_the_correction_that_dealt_its_hits_and_no_fight_
     calendar_advance(campaign=campaign, days=2)
     died = Unit.objects.get(pk=tiger.pk).history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.text.startswith(
-        "GM correction: shelled at the ford; 2 Casualty; Night raid: came through "
+        "GM correction: shelled at the ford; 2 Casualty hits; Night raid: came through "
         "unhurt; medics saved 0; 2 Casualty hits not saved within 24 hours died; "
     )
     assert "Millrace" not in died.text and "Ford Assault" not in died.text
@@ -913,8 +913,9 @@ def test_advancing_the_calendar_rests_then_closes_the_window_after_its_24th_hour
     died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.day == 2
     assert died.text.startswith(
-        "GM correction: Hill 12 count; 2 Morale, 2 Casualty; medics saved 0; 2 Casualty hits not "
-        "saved within 24 hours died; quality Legendary → Experienced, Casualty hits 2 → 0"
+        "GM correction: Hill 12 count; 2 Morale hits and 2 Casualty hits; medics saved 0; 2 "
+        "Casualty hits not saved within 24 hours died; quality Legendary → Experienced, "
+        "Casualty hits 2 → 0"
     )
 
 
@@ -1159,10 +1160,11 @@ def test_a_battle_entered_late_from_before_the_open_window_settles_only_its_own_
         .order_by("pk")[1:]
     )
     assert first.text.startswith(
-        "at Dawn Patrol; 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours died"
+        "at Dawn Patrol; 1 Casualty hit; medics saved 0; 1 Casualty hit not saved within 24 "
+        "hours died"
     )
     assert second.text.startswith(
-        "at Bridge; 1 Casualty; medics saved 0; 1 Casualty hit not saved within 24 hours died"
+        "at Bridge; 1 Casualty hit; medics saved 0; 1 Casualty hit not saved within 24 hours died"
     )
 
 
@@ -1427,8 +1429,8 @@ def test_casualty_hits_a_gm_adds_join_the_oldest_still_awaiting_the_medics(campa
     assert (mech.casualty_hits, mech.window_from) == (1, clock_hour(1, 20))
     died = mech.history.get(kind=HistoryEntry.Kind.CASUALTIES)
     assert died.text.startswith(
-        "at A; 1 Casualty; GM correction: a recount; 1 "
-        "Casualty; medics saved 0; 2 Casualty hits not saved within 24 hours died"
+        "at A; 1 Casualty hit; GM correction: a recount; 1 "
+        "Casualty hit; medics saved 0; 2 Casualty hits not saved within 24 hours died"
     )
     entry = unit_edit(unit=mech, changes={"casualty_hits": 2}, reason="a second recount")
     assert "await the medics until day 2, 20:00" in entry.text
@@ -1488,9 +1490,9 @@ def test_a_closing_window_names_each_battle_as_its_entry_keeps_it(campaign, make
         for entry in HistoryEntry.objects.filter(kind=HistoryEntry.Kind.CASUALTIES)
     }
     assert died[atlas.pk].startswith(
-        "at Raid: Dawn; 1 Casualty; taken out at Ridge: the second day; "
+        "at Raid: Dawn; 1 Casualty hit; taken out at Ridge: the second day; "
     )
-    assert died[titan.pk].startswith("at the battle; 1 Casualty; medics saved 0; ")
+    assert died[titan.pk].startswith("at the battle; 1 Casualty hit; medics saved 0; ")
 
 
 def test_the_medics_refuse_a_choice_of_no_hits_and_write_nothing(wounded, force):

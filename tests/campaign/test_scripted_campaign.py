@@ -12,7 +12,7 @@ import pytest
 
 from campaign.models import HistoryEntry, Unit
 from campaign.rules.bridge import UnitOutcome
-from campaign.rules.history import dealt_text
+from campaign.rules.history import taken_text
 from campaign.rules.state import Status
 from campaign.selectors import unit_history, unit_snapshot
 from campaign.services import (
@@ -135,7 +135,7 @@ def test_three_battles_and_recovery_between_them(campaign, force, enemy, war):
     if casualty:
         (died,) = [e for e in entries if e.unit == u["Blue Rifles"] and e.kind == Kind.CASUALTIES]
         assert died.text.startswith(
-            f"taken out at the Crossroads; {dealt_text(rifles['morale_hits'], casualty)}; "
+            f"taken out at the Crossroads; {taken_text(rifles['morale_hits'], casualty)}; "
             "medics saved 0; "
         )
     # R&R: Atlas is in the combat zone and keeps its last Morale hit; Brute heals one and, 1

@@ -110,7 +110,7 @@ def test_a_battle_entry_names_the_die_that_split_each_bucs_hit(campaign, make_un
     assert (
         "Weir: took 2 Morale hits and 1 Casualty hit — 2 of 4 Hits lost; a d6 for each Hit lost "
         "rolled 1 and 6, divided by the card's 4 Hits, rounded up: 3 BUCS hits, a d6 each rolled "
-        "5, 2 and 3 (Casualty on 4 or more): 2 Morale hits and 1 Casualty hit"
+        "5, 2 and 3 (Casualty on 4 or more); "
     ) in entry.text
 
 

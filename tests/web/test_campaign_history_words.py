@@ -255,8 +255,8 @@ def test_a_units_history_says_its_dead_casualty_hits_first_then_the_fight_that_d
     line = re.search(rf"<strong>Day {dead.day}:</strong> (\d+ Casualty hits?[^<]*)", page.text)
     assert line is not None, "the history opens the entry with the dead"
     assert re.match(
-        r"\d+ Casualty hits? not saved within 24 hours died \(taken out at Hill 12; \d+ Morale, "
-        r"\d+ Casualty; medics saved 0\): ",
+        r"\d+ Casualty hits? not saved within 24 hours died \(taken out at Hill 12; \d+ "
+        r"Morale hits? and \d+ Casualty hits?; medics saved 0\): ",
         line[1],
     ), line[1]
     assert "Taken out at Hill 12; " not in page.text

@@ -222,8 +222,8 @@ def test_casualty_hits_that_die_with_the_medical_window_are_told(world):
     (body,) = _mails_to("player")
     assert (
         "Day 2: Squad 1 (Red Company) fell from Average to Inexperienced: 1 Casualty hit not "
-        "saved within 24 hours died (taken out at Crossroads; 3 Morale, 2 Casualty; medics saved "
-        "0); now carries 2 Morale hits." in body
+        "saved within 24 hours died (taken out at Crossroads; 3 Morale hits and 2 Casualty "
+        "hits; medics saved 0); now carries 2 Morale hits." in body
     )
     assert "window" not in body  # the campaign page's words for the medics' time
 

@@ -231,10 +231,9 @@ def test_the_apply_review_and_the_battle_page_tell_each_unit_as_its_history_does
     login(client, world, "gm")
     told = (
         "Broken at Pinned down: took 1 Morale hit — 0 of 1 Hit lost; 1 Skill lost "
-        "to suppression: 1 Morale; Skill lost to suppression costs 1 step: retreated in poor "
-        "order; fell from Average to Inexperienced; now carries 1 Morale hit; has 2 (3 "
-        "before) of the 3 experience points it needs to rise to Average; lost 1 "
-        "point of Skill to suppression for good."
+        "to suppression: 1 Morale hit; Skill lost to suppression costs 1 step: retreated in poor "
+        "order; fell from Average to Inexperienced; has 2 (3 before) of the 3 experience points "
+        "it needs to rise to Average; lost 1 point of Skill to suppression for good."
     )
     review = client.get(_url("battle-apply", world, battle.pk)).text
     table = review[review.index('<table class="changes told">') :]
@@ -320,7 +319,7 @@ def test_under_one_year_war_the_review_heads_its_skill_column_for_good_not_the_b
     # The losses as entered, in points of Skill: not a bare number.
     assert '<td class="num" data-label="Skill lost">1 point</td>' in page
     table = page[page.index('<table class="changes told">') :]
-    assert "1 Skill lost to suppression: 1 Morale, no step lost (One Year War)" in table
+    assert "1 Skill lost to suppression: 1 Morale hit, no step lost (One Year War)" in table
     assert '<th scope="col">Skill lost for good</th>' in table
     kept = '<td data-label="Skill lost for good" class="unchanged"><span class="small">0</span>'
     assert kept in table

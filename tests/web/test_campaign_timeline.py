@@ -140,7 +140,8 @@ def test_a_step_won_or_lost_says_why(client, world):
     assert "(Blue Battalion) rose from Average to Elite (GM correction: a citation)</a>" in page
     assert (
         "Squad 1 (Red Company) fell from Average to Inexperienced: 1 Casualty hit not saved "
-        "within 24 hours died (taken out at Crossroads; 3 Morale, 2 Casualty; medics saved 0)"
+        "within 24 hours died (taken out at Crossroads; 3 Morale hits and 2 Casualty hits; "
+        "medics saved 0)"
     ) in page
     assert "; carries no hits now</a>" in page
     assert "window closed" not in page  # the medics' time as the campaign page says it
@@ -172,8 +173,8 @@ def test_dead_the_medics_partly_saved_are_told_everywhere_as_the_units_page_tell
     ours.refresh_from_db()
     assert (ours.quality, ours.casualty_hits) == (Quality.INEXPERIENCED, 0)
     dead = (
-        "1 Casualty hit not saved within 24 hours died (taken out at Crossroads; 3 Morale, 2 "
-        "Casualty; medics saved 1)"
+        "1 Casualty hit not saved within 24 hours died (taken out at Crossroads; 3 Morale hits "
+        "and 2 Casualty hits; medics saved 1)"
     )
     told = f"Squad 1 (Red Company) fell from Average to Inexperienced: {dead}; carries no hits now"
     login(client, world, "player")

@@ -210,7 +210,7 @@ def test_a_unit_its_dead_destroyed_is_said_on_the_roster_and_its_page_as_its_his
     assert squad.status == "destroyed"
     dead = (
         "1 Casualty hit not saved within 24 hours died (GM correction: shelled at the ford; "
-        "1 Casualty; medics saved 0)"
+        "1 Casualty hit; medics saved 0)"
     )
     fell = f"on day {campaign.day + 1}: {dead}"
     client.force_login(gm)

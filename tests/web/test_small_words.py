@@ -221,7 +221,8 @@ def test_the_medics_story_saved_in_the_old_words_names_only_the_kinds_each_fight
 ):
     """The medics' story of a closing 24 hours saved before it named only the kinds of hit each
     fight or correction dealt ("at Ford; 0 Morale, 5 Casualty; medics saved 0; …") reads on the
-    pages as one written now does ("5 Casualty"); a fight's working beside it keeps its split."""
+    pages as one written now does ("5 Casualty hits"); a fight's working beside it keeps its
+    split."""
     from campaign.models import HistoryEntry
     from campaign.rules.history import told_why
 
@@ -230,8 +231,8 @@ def test_the_medics_story_saved_in_the_old_words_names_only_the_kinds_each_fight
         "1 Morale, 2 Casualty; medics saved 1; 5 Casualty hits not saved within 24 hours died"
     )
     assert told_why(old, {}, {}) == (
-        "at Ford; 5 Casualty; GM correction: shelled; 2 Morale; Mill; 1 Morale, 2 Casualty; "
-        "medics saved 1; 5 Casualty hits not saved within 24 hours died"
+        "at Ford; 5 Casualty hits; GM correction: shelled; 2 Morale hits; Mill; 1 Morale hit and 2 "
+        "Casualty hits; medics saved 1; 5 Casualty hits not saved within 24 hours died"
     )
     working = (
         "Ford: took 1 Casualty hit — its d6 rolled 6 (Casualty on 4 or more): {}; Armor ignored 1 "
@@ -253,7 +254,8 @@ def test_the_medics_story_saved_in_the_old_words_names_only_the_kinds_each_fight
     login(client, world, "gm")
     unit = client.get(reverse("campaign:unit", args=[world.campaign.pk, squad.pk])).text
     assert (
-        "5 Casualty hits not saved within 24 hours died (at Old ford; 5 Casualty; medics saved 0)"
+        "5 Casualty hits not saved within 24 hours died (at Old ford; 5 Casualty hits; medics "
+        "saved 0)"
     ) in re.sub(r"\s+", " ", unit)
     assert "0 Morale" not in unit
 
