@@ -1967,7 +1967,7 @@ def orders_going_in(
     for unit in units:
         if (going := orders.get(str(unit.pk))) is not None:
             text = going["text"] if going.get("giver") in seen else commander_unnamed(going)
-            text = went_in_text(text)
+            text = went_in_text(text, going.get("giver") or "")
             alike.setdefault(text, []).append(unit)
     lines = []
     for text, group in alike.items():

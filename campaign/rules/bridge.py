@@ -497,7 +497,16 @@ class BattleOrder:
         else:
             does = ENGINE_ORDER_LABEL[self.order["kind"]]
         commander = f"{self.giver} (Legendary)"
-        if self.source == "character":
+        if (
+            self.source == "character"
+            and self.order is not None
+            and self.order["kind"] == self.kind
+        ):
+            # The Order's name says what the unit does: "Order to Attack", never "…: attacks".
+            head = GOING_IN["character, as named"].format(
+                kind=OrderKind(self.kind).label, giver=self.giver
+            )
+        elif self.source == "character":
             kind = OrderKind(self.kind).label
             head = GOING_IN["character"].format(kind=kind, giver=self.giver, does=does)
         elif self.source == "set-up":
@@ -531,9 +540,12 @@ GOING_IN = {
         "Under the command of {commander}: under Orders, though {whose} has no Order to pass on."
     ),
     "none": "No Order: it goes in without one.",
+    "character, as named": "Order to {kind}, given by {giver}.",
 }
 """How a unit's Orders go in, as the set-up says it (`BattleOrder.text`, the notes after it),
-by where they come from. A launched battle keeps the sentence said."""
+by where they come from; a character's Order whose name says what the unit does (Attack
+attacks) "as named", its giver's name read back by the giver kept beside the sentence
+(`went_in_text`). A launched battle keeps the sentence said."""
 
 WENT_IN = {
     "character": "went in to {verb}, under {givers} Order to {kind}.",
@@ -557,6 +569,7 @@ _GOING_IN_SAID = [
     (source, re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(said))))
     for said_by in (GOING_IN, GOING_IN_WAS)
     for source, said in said_by.items()
+    if source != "character, as named"  # its giver's name may hold a full stop: read apart
 ]
 
 _ORDER_VERB = {label: kind for kind, label in ENGINE_ORDER_LABEL.items()}
@@ -575,13 +588,21 @@ _UNDER_WAY_SAID = re.compile(
 )
 
 
-def went_in_text(text: str) -> str:
+def went_in_text(text: str, giver: str = "") -> str:
     """The sentence of how a unit's Orders went in (`BattleOrder.text`, kept at launch) as it
     reads after the launch, after the units it is said of: its head (`GOING_IN`) as they went
     in (`WENT_IN`), "went in to attack, under the set-up's standing Order.", and its Order under
     way (`UNDER_WAY`) as a record of the moment the battle began (`UNDER_WAY_WENT_IN`). Battles
-    keep the sentence said at launch, so the old ones read the same way."""
+    keep the sentence said at launch, so the old ones read the same way. ``giver``: the giver
+    of a character's Order, kept beside the sentence (`BattleOrder.to_json`), by which the
+    Order said as named ("Order to Attack, given by Lt. Ada Reyes.") is read."""
     text = _UNDER_WAY_SAID.sub(lambda m: UNDER_WAY_WENT_IN.format(until=m["until"]), text)
+    for kind in OrderKind if giver else ():
+        head = GOING_IN["character, as named"].format(kind=kind.label, giver=giver)
+        if text.startswith(head):
+            verb = ENGINE_ORDER[kind]
+            said = WENT_IN["character"].format(givers=possessive(giver), kind=kind.label, verb=verb)
+            return said + text[len(head) :]
     for source, said in _GOING_IN_SAID:
         if (head := said.match(text)) is None:
             continue

@@ -683,7 +683,11 @@ class SheetCard:
     @property
     def went_in_text(self) -> str:
         """How it went in, as a record of the battle's launch (`bridge.went_in_text`)."""
-        return "" if self.went_in is None else went_in_text(self.went_in["text"])
+        return (
+            ""
+            if self.went_in is None
+            else went_in_text(self.went_in["text"], self.went_in.get("giver") or "")
+        )
 
     @property
     def fought_as(self) -> str:

@@ -18,6 +18,7 @@ from campaign.rules.bridge import (
     battle_order,
     going_in,
     legendary_orders,
+    went_in_text,
 )
 from campaign.rules.checks import CheckUnit, skill_check_roll
 from campaign.rules.command import Command
@@ -425,3 +426,29 @@ def test_at_the_bridge_a_legendary_unit_commands_the_lesser_units_of_its_side(
     # The enemy's units are not its to command.
     assert "order" not in placed[foe.pk] and placed[foe.pk]["card"]["skill"] == 2
     assert orders[str(foe.pk)]["source"] == "none"
+
+
+def test_an_order_to_attack_going_in_is_named_once():
+    """The set-up read "Order to Attack, given by Lt. Ada Reyes: attacks.": the Order's name
+    says what the unit does. A giver's name holds a full stop ("Lt."), so the sentence is read
+    back by the giver kept beside it."""
+    going = battle_order(
+        equipment=ADEQUATE,
+        effective=Q.AVERAGE,
+        specialties=INFANTRY,
+        standing=None,
+        character_order=CharacterOrder(OrderKind.ATTACK, "Lt. Ada Reyes", finishes_at=25),
+        led=True,
+    )
+    assert going.text == (
+        "Order to Attack, given by Lt. Ada Reyes. The Order is under way until day 2, 01:00."
+    )
+    went = (
+        "went in to attack, under Lt. Ada Reyes' Order to Attack. When the battle began, the "
+        "Order was under way until day 2, 01:00."
+    )
+    assert went_in_text(going.text, going.giver) == went
+    # A battle launched before says "…: attacks.", read the same way.
+    old = "Order to Attack, given by Lt. Ada Reyes: attacks. " + going.text.split(". ", 2)[2]
+    assert went_in_text(old, going.giver) == went
+    assert went_in_text(old) == went
