@@ -334,7 +334,7 @@ def orders_context(viewer: Viewer, unit: int | None = None, **forms: Any) -> dic
     listed = list(given.select_related("unit__force", "giver")[:100])
     # Each unit's status as its roster line says it: held by a battle not yet applied, it is
     # "Awaiting review" of that battle, not ready.
-    held = engaged_battles(campaign=campaign)
+    held = engaged_battles(campaign=campaign) if listed else {}
     for order in listed:
         order.unit.battle = held.get(order.unit_id)
     # An Order that replaced one of these was given after it, so it is among them too.
