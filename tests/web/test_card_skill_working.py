@@ -87,22 +87,11 @@ def test_a_battles_print_sheet_says_how_each_cards_skill_came_and_its_bucs_at_th
     unit's printed card and a force's sheet carry. It says both, as the unit went in: an
     Average squad without Orders at Skill 2 beside the library card's 3, the without-Orders
     column the one it fought with."""
-    from campaign.services.battles import campaign_battle_record
-
     sentries = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sentries",
                            quality="average", specialties=["infantry"])  # fmt: skip
     pickets = unit_create(force=world.enemy, unit_type=world.unit.unit_type, name="Pickets",
                           quality="average", specialties=["infantry"])  # fmt: skip
-    battle = campaign_battle_record(
-        campaign=world.campaign, name="Night at the ford", winner="attackers",
-        sides={"attackers": [sentries], "defenders": [pickets]},
-        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (sentries, pickets)},
-        actor=world.users["gm"],
-    )  # fmt: skip
-    login(client, world, "gm")
-    sheet = html.unescape(client.get(_url("battle-cards", world, battle.pk)).text)
-    card = next(a for a in sheet.split("<article")[1:] if "<h2>Sentries</h2>" in a)
-    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", card))
+    text = _sentries_battle_sheet(client, world, sentries, pickets)
     assert (
         "Skill 2: the card's 3, shifted by Average without Orders (−2) and Adequate kit (0): "
         "−2 ÷ 4 = −0.5, rounded half away from zero to −1."
@@ -117,26 +106,31 @@ def test_a_led_units_battle_sheet_marks_the_column_its_battle_skill_came_from(cl
     """A led squad's battle sheet said "Skill 2: …, shifted by Average without Orders (−2)…"
     and then marked "assisting a character +3, in the battle": the column of its leader's
     checks, not the one the battle read. The column its Skill came from is the one marked."""
-    from campaign.services.battles import campaign_battle_record
-
     led = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Sentries",
                       quality="average", specialties=["infantry"],
                       leader={"name": "Lt. Reyes", "hit_points": 14})  # fmt: skip
     pickets = unit_create(force=world.enemy, unit_type=world.unit.unit_type, name="Pickets",
                           quality="average", specialties=["infantry"])  # fmt: skip
-    battle = campaign_battle_record(
-        campaign=world.campaign, name="Night at the ford", winner="attackers",
-        sides={"attackers": [led], "defenders": [pickets]},
-        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (led, pickets)},
-        actor=world.users["gm"],
-    )  # fmt: skip
-    login(client, world, "gm")
-    sheet = html.unescape(client.get(_url("battle-cards", world, battle.pk)).text)
-    card = next(a for a in sheet.split("<article")[1:] if "<h2>Sentries</h2>" in a)
-    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", card))
+    text = _sentries_battle_sheet(client, world, led, pickets)
     assert "shifted by Average without Orders (−2)" in text, text
     assert "without Orders −2, in the battle" in text, text
     assert "+3, in the battle" not in text, text
     # Its printable card, as it stands now, still marks the column its leader's checks take.
     now = html.unescape(client.get(_url("unit-card", world, led.pk)).text)
     assert "assisting a character +3, now" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", now))
+
+
+def _sentries_battle_sheet(client, world, sentries, pickets):
+    """The text of the Sentries' card on the sheet of a battle they fought the Pickets in."""
+    from campaign.services.battles import campaign_battle_record
+
+    battle = campaign_battle_record(
+        campaign=world.campaign, name="Night at the ford", winner="attackers",
+        sides={"attackers": [sentries], "defenders": [pickets]},
+        outcomes={u.pk: {"hits_lost": 0, "skill_lost": 0} for u in (sentries, pickets)},
+        actor=world.users["gm"],
+    )  # fmt: skip
+    login(client, world, "gm")
+    sheet = html.unescape(client.get(_url("battle-cards", world, battle.pk)).text)
+    card = next(a for a in sheet.split("<article")[1:] if "<h2>Sentries</h2>" in a)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", card))

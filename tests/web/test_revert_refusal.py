@@ -254,11 +254,7 @@ def test_a_revert_blocked_by_an_engagement_says_to_revert_the_engagement(client,
     battle = world.table_battle
     client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
     battle.refresh_from_db()
-    sides = {
-        side: [e.unit for e in HistoryEntry.objects.filter(pk__in=battle.applied_entries,
-                                                          kind="battle", unit__force=force)]
-        for side, force in (("attackers", world.force), ("defenders", world.enemy))
-    }  # fmt: skip
+    sides = _applied_sides(world, battle)
     record = engagement_run(campaign=world.campaign, seed=1, actor=world.users["gm"], sides=sides)
     text = client.get(_url("battle-revert", world, battle.pk)).text
     assert "has changed since: Engagement on day" in text
@@ -535,11 +531,7 @@ def test_a_revert_held_up_by_an_engagement_held_up_in_turn_says_the_whole_chain(
                       reason="checked again", actor=gm)  # fmt: skip
     client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
     battle.refresh_from_db()
-    sides = {
-        side: [e.unit for e in HistoryEntry.objects.filter(pk__in=battle.applied_entries,
-                                                          kind="battle", unit__force=force)]
-        for side, force in (("attackers", world.force), ("defenders", world.enemy))
-    }  # fmt: skip
+    sides = _applied_sides(world, battle)
     ours = Unit.objects.get(pk=sides["attackers"][0].pk)
     # Between the two fights, a change of the unit's own: its Undo is on the way too.
     mid = unit_edit(unit=ours, changes={"experience": _another_count(ours)}, reason="a sniper",
@@ -565,3 +557,12 @@ def test_a_revert_held_up_by_an_engagement_held_up_in_turn_says_the_whole_chain(
         f"then revert {record.name}, of day {record.day}, then {mine}, then revert {battle.name}, "
         f"of day {battle.day}, then undo this one."
     ) in html.unescape(page.text)
+
+
+def _applied_sides(world, battle):
+    """The units of each side a battle's applied outcome changed, as an engagement takes them."""
+    return {
+        side: [e.unit for e in HistoryEntry.objects.filter(pk__in=battle.applied_entries,
+                                                          kind="battle", unit__force=force)]
+        for side, force in (("attackers", world.force), ("defenders", world.enemy))
+    }  # fmt: skip
