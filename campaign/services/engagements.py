@@ -491,7 +491,6 @@ def engagement_run(
     return record
 
 
-@transaction.atomic
 def engagement_named(
     engagement: Engagement, entries: Iterable[HistoryEntry] | None = None
 ) -> Fight:
@@ -507,6 +506,7 @@ def engagement_named(
     return ("engagement", engagement.name, by_units)
 
 
+@transaction.atomic
 def engagement_revert(
     *, engagement: Engagement, reason: str, actor: Any = None
 ) -> list[HistoryEntry]:

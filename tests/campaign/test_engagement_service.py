@@ -449,3 +449,25 @@ def test_a_revert_held_up_by_a_fight_held_up_in_turn_says_the_whole_chain_newest
         )
         for line in lines
     ), lines[0][-400:]
+
+
+def test_a_revert_that_fails_at_its_last_write_leaves_the_units_as_they_were(
+    campaign, armies, monkeypatch
+):
+    """An engagement's revert writes its units and its own state in one transaction: a failure
+    marking the engagement reverted takes back every unit's revert with it."""
+    reds, blues = armies
+    record = engagement_run(campaign=campaign, sides={"attackers": reds, "defenders": blues},
+                            seed=5, round_limit=10)  # fmt: skip
+    after = {u.pk: Unit.objects.get(pk=u.pk).state for u in reds + blues}
+    reverts = HistoryEntry.objects.filter(kind=HistoryEntry.Kind.REVERT).count()
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(Engagement, "save", fails)
+    with pytest.raises(RuntimeError):
+        engagement_revert(engagement=record, reason="the GM rules it did not happen")
+    assert HistoryEntry.objects.filter(kind=HistoryEntry.Kind.REVERT).count() == reverts
+    for unit in reds + blues:
+        assert Unit.objects.get(pk=unit.pk).state == after[unit.pk]
