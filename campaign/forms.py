@@ -36,11 +36,12 @@ from campaign.rules.state import (
 )
 from campaign.rules.values import MAX_HITS
 from campaign.selectors import forces_the_gm_plays, leader_most_hit_points
+from campaign.services.campaigns import HAND_OVER_STAYS
 from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.maps import MAP_NAME_NEEDED
 from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
-from campaign.services.roster import HAND_OVER_STAYS, LEADER_HIT_POINTS, MAX_RAISED_AT_ONCE
+from campaign.services.roster import LEADER_HIT_POINTS, MAX_RAISED_AT_ONCE
 from config.security import megabytes
 from units.bucs import Equipment, Quality, Specialty, kept_beyond_limit
 from units.models import UnitType
@@ -862,7 +863,7 @@ class StoryNoteForm(PageForm):
 
 class HandOverForm(PageForm):
     """The member who is to run the campaign, what its GM stays as, and whether the forces the
-    GM plays go with it (`services.roster.campaign_hand_over`)."""
+    GM plays go with it (`services.campaigns.campaign_hand_over`)."""
 
     to = ListedName(max_length=150, label="Who runs it from now on")
     stay_as = forms.ChoiceField(

@@ -177,7 +177,7 @@ class Invitation(models.Model):
     case), not as an account: whether such an account exists is never told to the GM, so an
     invitation to a name nobody has looks, and is kept, just like any other. Its link (with
     ``link_key``) is what the GM sends someone with no account yet: whoever opens it may join
-    by it, making an account there (`services.roster.invitation_join`).
+    by it, making an account there (`services.members.invitation_join`).
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")

@@ -6,6 +6,18 @@ to a persistent unit is saved together with its history entry.
 
 from __future__ import annotations
 
+from campaign.services.campaigns import campaign_create, campaign_hand_over, campaign_update
+from campaign.services.leaders import leader_attach, leader_detach, unit_train
+from campaign.services.members import (
+    account_join,
+    invitation_accept,
+    invitation_decline,
+    invitation_join,
+    invitation_send,
+    invitation_withdraw,
+    membership_remove,
+    membership_set,
+)
 from campaign.services.outcomes import (
     best_equipment,
     entry_undo,
@@ -16,27 +28,13 @@ from campaign.services.outcomes import (
 from campaign.services.quick import quick_resolve_run
 from campaign.services.recovery import calendar_advance, medical_apply
 from campaign.services.roster import (
-    account_join,
-    campaign_create,
-    campaign_hand_over,
-    campaign_update,
     force_create,
     force_edit,
-    invitation_accept,
-    invitation_decline,
-    invitation_join,
-    invitation_send,
-    invitation_withdraw,
-    leader_attach,
-    leader_detach,
-    membership_remove,
-    membership_set,
     unit_combat_zone_set,
     unit_create,
     unit_edit,
     unit_move,
     unit_remove,
-    unit_train,
     units_raise,
 )
 from campaign.services.transfer import campaign_import, force_import

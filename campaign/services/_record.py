@@ -34,6 +34,14 @@ def require_manager(campaign: Campaign, actor: Any) -> None:
         raise PermissionDenied(f"only the GM or a co-GM of {campaign} may do this")
 
 
+def model_checked(instance: Model, **kwargs: Any) -> None:
+    """The row's own checks (`full_clean`), refused as a `ValidationError` by field name."""
+    try:
+        instance.full_clean(**kwargs)
+    except ValidationError as error:
+        raise ValidationError(error.message_dict) from None
+
+
 def story_told(campaign: Campaign, kind: str, text: str, actor: Any = None) -> StoryEntry:
     """Write a line of the campaign's own story (`StoryEntry`: a change to its people or
     forces, a GM's note), on the campaign's day as stored now (the caller's copy may be from

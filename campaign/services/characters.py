@@ -1,7 +1,7 @@
 """Writes for the campaign's characters: create them, heal them, and a Strategist's rally.
 
 A character joins a unit through `leader_attach(character=...)` and trains one through
-`unit_train(character=...)` (`campaign.services.roster`): one way to lead and one way to train.
+`unit_train(character=...)` (`campaign.services.leaders`): one way to lead and one way to train.
 """
 
 from __future__ import annotations

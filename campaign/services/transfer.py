@@ -57,7 +57,7 @@ from campaign.services._record import (
 )
 from campaign.services.battles import NOTIFY_TASK
 from campaign.services.checks import contest_entries_renamed
-from campaign.services.roster import invitation_send
+from campaign.services.members import invitation_send
 from campaign.transfer import (
     BATTLE_VALUES,
     CAMPAIGN_FORMAT,

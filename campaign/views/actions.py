@@ -119,10 +119,10 @@ from campaign.services.deletion import (
     campaign_deletion_refusal,
 )
 from campaign.services.engagements import EngagementPreview
+from campaign.services.members import INVITED, InvitationAnswered
 from campaign.services.notices import notices_set
 from campaign.services.quick import quick_resolve_preview
 from campaign.services.recovery import medics_text, time_reviewed
-from campaign.services.roster import INVITED, InvitationAnswered
 from campaign.services.story import story_note_add, story_note_remove
 from campaign.table_forms import QuickResolveForm, UnitTrainForm
 from campaign.views._common import (

@@ -22,7 +22,7 @@ from campaign.models import Invitation, Membership, role_phrase
 from campaign.selectors import with_holdings
 from campaign.services import account_join, invitation_join
 from campaign.services.accounts import email_normal
-from campaign.services.roster import join_refusal
+from campaign.services.members import join_refusal
 from config.site import site_address
 
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"

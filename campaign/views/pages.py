@@ -117,6 +117,7 @@ from campaign.selectors import (
 from campaign.services.accounts import email_pending
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.going_in import printed_line, printed_roster, table_going_into
+from campaign.services.members import still_playing
 from campaign.services.notices import Visit, member_visit, member_visit_record
 from campaign.services.orders import (
     ENDED,
@@ -125,7 +126,7 @@ from campaign.services.orders import (
     order_status,
     orders_under_way,
 )
-from campaign.services.roster import still_playing, unit_remove_refusal, unit_zone_refusal
+from campaign.services.roster import unit_remove_refusal, unit_zone_refusal
 from campaign.table_forms import QuickResolveForm, UnitTrainForm, order_under_way_text
 from campaign.views._common import base_context, return_path
 from config.pagecache import cached_page, row_key

@@ -16,7 +16,7 @@ from campaign.services import (
     invitation_send,
     invitation_withdraw,
 )
-from campaign.services.roster import TAKEN
+from campaign.services.members import TAKEN
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "river-crossing-42"
@@ -129,7 +129,7 @@ def test_a_username_made_at_the_same_moment_by_another_link_is_refused_beside_it
         get_user_model().objects.create_user("dave")
 
     with (
-        mock.patch("campaign.services.roster.validate_password", another_link_takes_the_name),
+        mock.patch("campaign.services.members.validate_password", another_link_takes_the_name),
         pytest.raises(ValidationError) as error,
     ):
         account_join(link_key=invitation.link_key, username="dave", password=PASSWORD)

@@ -11,9 +11,9 @@ from django.core.exceptions import ValidationError
 
 from campaign.rules.engagement import terrain_error
 from campaign.rules.values import leader_value, parse_field
+from campaign.services.campaigns import campaign_hand_over
 from campaign.services.characters import character_create
 from campaign.services.orders import order_give
-from campaign.services.roster import campaign_hand_over
 
 
 @pytest.mark.django_db

@@ -20,7 +20,7 @@ from campaign.services import (
     unit_train,
 )
 from campaign.services.characters import character_create
-from campaign.services.roster import InvitationAnswered
+from campaign.services.members import InvitationAnswered
 from units.models import Ruleset
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_an_invitation_refused_says_what_to_give_and_what_to_withdraw(campaign, 
     assert _refusal(
         invitation_send, campaign=campaign, invitee="   ", role="player", actor=cast.gm
     ) == {"invitee": ["give a username or an e-mail address (at most 254 characters)"]}
-    monkeypatch.setattr("campaign.services.roster.MAX_PENDING_INVITATIONS", 1)
+    monkeypatch.setattr("campaign.services.members.MAX_PENDING_INVITATIONS", 1)
     invitation_send(campaign=campaign, invitee="one", role="player", actor=cast.gm)
     assert _refusal(
         invitation_send, campaign=campaign, invitee="two", role="player", actor=cast.gm

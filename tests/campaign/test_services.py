@@ -652,7 +652,7 @@ def test_an_invitation_makes_no_member_until_accepted_and_keeps_its_role(campaig
 
 
 def test_an_invitation_answered_already_says_so_to_its_invitee_only(campaign, cast):
-    from campaign.services.roster import InvitationAnswered
+    from campaign.services.members import InvitationAnswered
 
     invitation_send(campaign=campaign, invitee="outsider", role="player", actor=cast.gm)
     invitation = Invitation.objects.get()
@@ -715,7 +715,7 @@ def test_an_invitation_is_refused_for_bad_input_and_past_the_cap(campaign, cast,
     with pytest.raises(ValidationError) as bad:
         invitation_send(campaign=campaign, invitee="a\x00b", role="king", actor=cast.gm)
     assert set(bad.value.message_dict) == {"invitee", "role"}
-    monkeypatch.setattr("campaign.services.roster.MAX_PENDING_INVITATIONS", 2)
+    monkeypatch.setattr("campaign.services.members.MAX_PENDING_INVITATIONS", 2)
     invitation_send(campaign=campaign, invitee="one", role="player", actor=cast.gm)
     invitation_send(campaign=campaign, invitee="two", role="player", actor=cast.gm)
     invitation_send(campaign=campaign, invitee="two", role="co_gm", actor=cast.gm)  # no new one

@@ -266,11 +266,11 @@ def test_the_same_new_campaign_sent_twice_makes_one(cast):
 def test_a_new_campaign_racing_its_own_key_finds_the_first(cast, monkeypatch):
     """Two requests at the same moment: both find no campaign by the key, the second's insert
     meets the first's, and it gives back the first's campaign."""
-    import campaign.services.roster as roster
+    import campaign.services.campaigns as campaigns
 
     key = uuid.uuid4()
     first = campaign_create(name="Race", gm=cast.gm, ruleset="combined_arms", request_key=key)
-    monkeypatch.setattr(roster, "campaign_made", lambda request_key, gm: None)
+    monkeypatch.setattr(campaigns, "campaign_made", lambda request_key, gm: None)
     again = campaign_create(name="Race", gm=cast.gm, ruleset="combined_arms", request_key=key)
     assert again == first and Campaign.objects.filter(name="Race").count() == 1
 

@@ -752,7 +752,7 @@ def characters(browser_world):
     """Characters with long names and a dying leader, made before Playwright starts."""
     from campaign.models import Leader
     from campaign.services.characters import character_create
-    from campaign.services.roster import leader_attach
+    from campaign.services.leaders import leader_attach
 
     gm = browser_world.users["gm"]
     holt = character_create(campaign=browser_world.campaign, name="Capt. Mara Holt",

@@ -109,7 +109,7 @@ def test_the_set_up_names_each_units_leader_and_the_hit_points_it_goes_in_with(c
     """A leader takes 3d6 for each Casualty hit its unit suffers: the GM putting units on sides
     reads who leads each, and how few hit points a wounded one has left."""
     from campaign.services.characters import character_create
-    from campaign.services.roster import leader_attach
+    from campaign.services.leaders import leader_attach
 
     unit = _free_all(world)[0]
     kane = character_create(campaign=world.campaign, name="Sgt. Kane", hit_points=18,

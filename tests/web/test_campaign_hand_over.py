@@ -1,4 +1,4 @@
-"""A campaign handed to another GM (campaign/services/roster.py: ``campaign_hand_over``): over
+"""A campaign handed to another GM (campaign/services/campaigns.py: ``campaign_hand_over``): over
 many evenings the one who runs it may change. The GM's alone; to a member; the old GM stays in
 it as what they chose; the forces the GM holds for people invited go with it, the forces the GM
 plays only when asked; nothing else in the campaign changes."""

@@ -1,7 +1,7 @@
 """Things change over a long campaign: it is renamed, a force is renamed or given to another
 player, a member is removed by the GM or leaves, a unit moves to another force or is struck off
-as raised by mistake (campaign/services/roster.py: ``campaign_update``, ``force_edit``,
-``membership_remove``, ``unit_move``, ``unit_remove``)."""
+as raised by mistake (campaign/services/: ``campaigns.campaign_update``, ``roster.force_edit``,
+``members.membership_remove``, ``roster.unit_move``, ``roster.unit_remove``)."""
 
 from __future__ import annotations
 

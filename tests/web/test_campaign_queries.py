@@ -201,7 +201,7 @@ def test_a_table_battles_page_costs_the_same_queries_whatever_its_number_of_unit
 def test_a_battles_review_reads_its_leaders_characters_with_its_units(client, world):
     """The Apply review's Leader column gives a character's hit points out of its full ones: each
     leader's character is read with its unit, not one query a leader."""
-    from campaign.services.roster import leader_attach
+    from campaign.services.leaders import leader_attach
 
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     gm = world.users["gm"]

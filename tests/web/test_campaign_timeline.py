@@ -591,8 +591,8 @@ def test_a_unit_raised_once_the_fighting_began_and_a_leader_taking_command_are_o
     fighting has begun, and a character taking command of a unit, are its story's."""
     from campaign.models import HistoryEntry
     from campaign.rules.bridge import UnitOutcome
+    from campaign.services.leaders import leader_attach
     from campaign.services.outcomes import outcome_apply
-    from campaign.services.roster import leader_attach
 
     gm = world.users["gm"]
     first = HistoryEntry.objects.filter(unit__force__campaign=world.campaign)

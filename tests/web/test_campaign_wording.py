@@ -17,7 +17,7 @@ from campaign.pages import Change, orders_going_in
 from campaign.rules.orders import clock_text
 from campaign.rules.state import CampaignUnitState, LeaderState
 from campaign.services.characters import character_create
-from campaign.services.roster import leader_attach
+from campaign.services.leaders import leader_attach
 from tests.web.campaign_world import login, raise_units
 from units.bucs import Quality
 
@@ -59,7 +59,7 @@ def test_a_battles_changes_give_a_leader_since_replaced_out_of_their_full_hit_po
     led the unit: once another character took command, the one who fought there read "14 hit
     points", though their character records their full ones. The battle's entries keep them."""
     from campaign.services.battles import campaign_battle_apply, campaign_battle_record
-    from campaign.services.roster import leader_detach
+    from campaign.services.leaders import leader_detach
 
     gm = world.users["gm"]
     card = Unit.objects.get(pk=world.unit.pk).unit_type

@@ -9,7 +9,8 @@ from django.urls import reverse
 from campaign.models import Leader
 from campaign.services.characters import character_create
 from campaign.services.engagements import engagement_run
-from campaign.services.roster import leader_attach, unit_edit
+from campaign.services.leaders import leader_attach
+from campaign.services.roster import unit_edit
 from tests.web.campaign_world import login, raise_units
 
 pytestmark = pytest.mark.django_db

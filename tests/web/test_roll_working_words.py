@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from campaign.models import TableRoll
 from campaign.services import unit_create
-from campaign.services.roster import leader_attach
+from campaign.services.leaders import leader_attach
 from campaign.templatetags.working import modifier, signed
 from tests.web.campaign_world import login
 from units.bucs import Equipment

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from campaign.rules.history import took_name, took_text
 from campaign.services.characters import character_create
-from campaign.services.roster import leader_attach
+from campaign.services.leaders import leader_attach
 from tests.web.campaign_world import login, raise_units
 
 pytestmark = pytest.mark.django_db

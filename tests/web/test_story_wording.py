@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from campaign.pages import without_repeats
 from campaign.rules.history import story_text
-from campaign.services.roster import leader_attach
+from campaign.services.leaders import leader_attach
 from tests.web.campaign_world import login
 from units.bucs import Quality
 
