@@ -39,8 +39,8 @@ from campaign.selectors import forces_the_gm_plays, leader_most_hit_points
 from campaign.services.campaigns import HAND_OVER_STAYS
 from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.maps import MAP_NAME_NEEDED
-from campaign.services.outcomes import REVERT_REASON_NEEDED
 from campaign.services.recovery import MAX_DAYS
+from campaign.services.reverts import REVERT_REASON_NEEDED
 from campaign.services.roster import LEADER_HIT_POINTS, MAX_RAISED_AT_ONCE
 from config.security import megabytes
 from units.bucs import Equipment, Quality, Specialty, kept_beyond_limit
@@ -836,7 +836,7 @@ class RevertForm(PageForm):
 
 
 class UndoForm(PageForm):
-    """The reason for a unit's Undo (`services.outcomes.entry_undo`)."""
+    """The reason for a unit's Undo (`services.reverts.entry_undo`)."""
 
     reason = revert_reason("the unit's history")
 

@@ -2831,7 +2831,7 @@ def undo_problems(campaign: Campaign, entry: HistoryEntry) -> list[str]:
     (`outcomes.revert_plan`: a unit of its name in the force it left, a battle not applied yet,
     a leader who leads another unit now...); none when it would be undone."""
     # Imported here: the services import this module.
-    from campaign.services.outcomes import revert_plan
+    from campaign.services.reverts import revert_plan
 
     problems = revert_plan(entries=[entry]).problems
     return list(dict.fromkeys(as_sentence(p, campaign) for ps in problems.values() for p in ps))

@@ -974,8 +974,8 @@ def revert_review(
     (newest undone first): what the review tells each unit in the words of its history ("the
     experience from the battle of day 2, Crossroads, is undone: back to Green, 1 experience
     point"), without the reason the GM is still to give. ``applied_entries``: a battle's or an
-    engagement's applied outcome; ``fight``: it as its revert names it (`outcomes.Fight`)."""
-    from campaign.services.outcomes import revert_undid
+    engagement's applied outcome; ``fight``: it as its revert names it (`reverts.Fight`)."""
+    from campaign.services.reverts import revert_undid
 
     now: dict[int, dict[str, Any]] = {}
     told = []
@@ -1179,7 +1179,7 @@ UNDO_KINDS = (
     HistoryEntry.Kind.DEPLOYMENT,
     HistoryEntry.Kind.LEADER,
 )
-"""The kinds of entry a unit's own Undo takes back (`services.outcomes.entry_undo`): each keeps
+"""The kinds of entry a unit's own Undo takes back (`services.reverts.entry_undo`): each keeps
 every field it changed as it was before (its ``before``; a move to another force, the force it
 left, `HistoryEntry.moved`; a change of leader, the character who led it), and what else it
 weighs on (the medics' day, a Strategist's rally of the day) counts only the work that still

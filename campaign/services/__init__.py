@@ -18,15 +18,10 @@ from campaign.services.members import (
     membership_remove,
     membership_set,
 )
-from campaign.services.outcomes import (
-    best_equipment,
-    entry_undo,
-    opposing_equipment_by_side,
-    outcome_apply,
-    outcome_revert,
-)
+from campaign.services.outcomes import best_equipment, opposing_equipment_by_side, outcome_apply
 from campaign.services.quick import quick_resolve_run
 from campaign.services.recovery import calendar_advance, medical_apply
+from campaign.services.reverts import entry_undo, outcome_revert
 from campaign.services.roster import (
     force_create,
     force_edit,

@@ -60,14 +60,13 @@ from campaign.services._record import (
 from campaign.services.deployment import deployment_place, deployment_spots, deployment_words
 from campaign.services.going_in import GoingInto, units_going_in
 from campaign.services.outcomes import (
-    Fight,
     battle_time,
     battle_time_problems,
     joined_later,
     opposing_equipment_by_side,
     outcome_apply,
-    outcome_revert,
 )
+from campaign.services.reverts import Fight, outcome_revert
 from units.words import given, value_shown
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"

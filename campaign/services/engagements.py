@@ -53,7 +53,7 @@ from campaign.services.battles import still_in_battle
 from campaign.services.going_in import led_units
 from campaign.services.notices import notices_after_commit
 from campaign.services.orders import DONE, UNDER_WAY, current_orders, order_status
-from campaign.services.outcomes import Fight, outcome_revert
+from campaign.services.reverts import Fight, outcome_revert
 from units.words import given, value_shown
 
 Kind = HistoryEntry.Kind

@@ -135,7 +135,7 @@ def _survivor_leaves(ruins: Unit, character: Character, to_lead: Unit, actor: An
     """A character who survived the destruction of ``ruins`` (locked) leaves it to lead
     ``to_lead``, as `leader_detach` would take it away: the destroyed unit's history keeps who
     led it, and names the character, so a revert of its leaving puts it back at the head only
-    once it leads no other unit (`outcomes._relink_problem`)."""
+    once it leads no other unit (`reverts._relink_problem`)."""
     unit_change(
         unit=ruins,
         state=ruins.state.but(leader=None),

@@ -65,7 +65,7 @@ def test_an_engagements_entry_keeps_the_fights_name_as_data_whatever_its_words(
     """The name an engagement's entry gives its fight is kept with it (``name``): a revert of
     the entry alone names the fight by it even once the words its sentence was written with
     are worded otherwise (`history.fight_named`)."""
-    from campaign.services.outcomes import outcome_revert
+    from campaign.services.reverts import outcome_revert
 
     red, blue = make_unit("Red 1"), make_unit("Blue 1", into=enemy)
     engagement_run(campaign=campaign, sides={"attackers": [red], "defenders": [blue]},
@@ -85,8 +85,8 @@ def test_a_revert_names_an_engagement_by_its_units_only_when_the_gm_gave_it_no_n
     them (``by_units``): one the GM named "Engagement, the second" keeps its whole name, and so
     does a quick resolve named "Quick resolve, at dawn" (`history.undone_text`)."""
     from campaign.rules.history import undone_parts
-    from campaign.services.outcomes import outcome_revert
     from campaign.services.quick import quick_resolve_run
+    from campaign.services.reverts import outcome_revert
 
     def undone(name, red, blue, quick=False, whole=True):
         red, blue = make_unit(red), make_unit(blue, into=enemy)

@@ -30,7 +30,7 @@ from campaign.rules.state import Status, WindowFight
 from campaign.rules.window import withdrawn_text
 from campaign.services import calendar_advance, outcome_apply, unit_edit, unit_train
 from campaign.services.characters import character_create
-from campaign.services.outcomes import outcome_revert
+from campaign.services.reverts import outcome_revert
 from tests.campaign.helpers import unit_state
 from units.bucs import Quality
 

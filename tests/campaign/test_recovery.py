@@ -726,7 +726,7 @@ def test_a_save_undone_within_its_window_gives_back_hits_for_the_medics(campaign
 def test_a_save_undone_at_its_windows_last_hour_gives_back_hits_the_hour_after_they_die(
     campaign, make_unit, hours, left
 ):
-    from campaign.services.outcomes import revert_plan
+    from campaign.services.reverts import revert_plan
 
     mech, save = _saved_at_ford(campaign, make_unit)  # Ford: day 1, 00:00
     clock_advance(campaign=campaign, hours=hours)

@@ -31,7 +31,7 @@ from campaign.services.characters import (
     character_rally,
     rallied_today,
 )
-from campaign.services.outcomes import revert_plan
+from campaign.services.reverts import revert_plan
 from campaign.services.roster import force_create
 from units.bucs import Quality
 

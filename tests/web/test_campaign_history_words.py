@@ -150,7 +150,7 @@ def test_a_revert_saved_in_older_words_reads_as_one_written_now(client, world):
     unit's page, the timeline and the dashboard each reads as a sentence in today's words."""
     from campaign.models import HistoryEntry
     from campaign.rules.history import changes_text
-    from campaign.services.outcomes import outcome_revert
+    from campaign.services.reverts import outcome_revert
 
     gm = world.users["gm"]
     unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Holdouts",

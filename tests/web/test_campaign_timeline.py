@@ -104,7 +104,7 @@ def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
 
 def test_since_your_last_visit_strikes_through_what_was_undone_since(client, world):
     from campaign.models import HistoryEntry
-    from campaign.services.outcomes import outcome_revert
+    from campaign.services.reverts import outcome_revert
 
     gm = world.users["gm"]
     login(client, world, "player").get(_url("dashboard", world))  # the last visit

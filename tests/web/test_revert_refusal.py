@@ -16,7 +16,7 @@ from campaign.rules.history import FIELD_LABELS, possessive
 from campaign.services import calendar_advance, medical_apply, unit_create, unit_edit
 from campaign.services.battles import campaign_battle_record
 from campaign.services.engagements import engagement_run
-from campaign.services.outcomes import REVERT_REASON_NEEDED
+from campaign.services.reverts import REVERT_REASON_NEEDED
 from campaign.templatetags.sentences import as_sentence
 from tests.web.campaign_world import login
 

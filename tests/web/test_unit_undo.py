@@ -20,7 +20,7 @@ from campaign.services import (
 )
 from campaign.services.battles import campaign_battle_record
 from campaign.services.characters import character_create
-from campaign.services.outcomes import REVERT_REASON_NEEDED
+from campaign.services.reverts import REVERT_REASON_NEEDED
 from campaign.services.roster import unit_create
 from campaign.templatetags.sentences import as_sentence
 from campaign.views import actions
