@@ -32,7 +32,7 @@ from campaign.pages import (
     table_side_name,
     unit_label,
 )
-from campaign.rules.bridge import LEFT_THE_TABLE
+from campaign.rules.damage import LEFT_THE_TABLE
 from campaign.rules.history import possessive
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status

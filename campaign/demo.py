@@ -77,7 +77,7 @@ DEMO_CHARACTER = (
 it on day 2, its note)."""
 
 # The first battle, fought on day 1: (unit name, hits lost, Skill lost, removed).
-# Each is possible on the card the unit fought with (`bridge.outcome_problems`): a mech has 2
+# Each is possible on the card the unit fought with (`damage.outcome_problems`): a mech has 2
 # Hits, a tank and a squad 1, so only losing every Hit is "destroyed"; no unit had an Order,
 # so an Average squad fought its card (Skill 3) at Skill 2, where one Skill lost demoralises.
 MILL_OUTCOMES = (

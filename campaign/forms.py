@@ -22,7 +22,8 @@ from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.forms import LaunchKeyField, NamesRequired, OneTimeBoundField, WholeNumberField
 from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
-from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, card_needs, card_specialties
+from campaign.rules.bridge import card_needs, card_specialties
+from campaign.rules.damage import LEADER_DEATH_MORALE_HITS
 from campaign.rules.history import hit_points_text, number_text, possessive
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.recovery import morale_hits_healable

@@ -27,7 +27,7 @@ from battles.engine import parse_scenario, run_battle
 from battles.engine.events import Removal
 from campaign.demo import DEMO_FORCES
 from campaign.models import Campaign, Force, HistoryEntry, Unit
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.dice import Dice
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.state import Status

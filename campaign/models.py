@@ -481,7 +481,7 @@ class HistoryEntry(models.Model):
     battles, engagements (quick resolves among them), and quick resolves from before they were."""
     DEATH_TOLD = (*FIGHTS, Kind.GM_EDIT)
     """The kinds of entry that can kill a leader: each names in its reason the leader who died and
-    what it cost the unit (`bridge.leader_died_text`), so its story says it no more."""
+    what it cost the unit (`damage.leader_died_text`), so its story says it no more."""
     ASIDE = (Kind.REVERT, Kind.ORDER)
     """The kinds of entry that change nothing an Undo or a revert would take back, nor wait on:
     a revert (it only cancels the entry it names) and an Order given, called off or ended

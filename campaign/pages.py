@@ -49,11 +49,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.bridge import (
-    LEADER_DEATH_MORALE_HITS,
-    LEADER_DICE_PER_CASUALTY_HIT,
-    LEFT_THE_TABLE,
     BridgeError,
-    TableResult,
     battle_card,
     card_needs,
     commander_unnamed,
@@ -62,6 +58,12 @@ from campaign.rules.bridge import (
     went_under_orders,
 )
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
+from campaign.rules.damage import (
+    LEADER_DEATH_MORALE_HITS,
+    LEADER_DICE_PER_CASUALTY_HIT,
+    LEFT_THE_TABLE,
+    TableResult,
+)
 from campaign.rules.engagement import COMBAT_SPECIALTIES, SIDES, UNCOVERED
 from campaign.rules.experience import earned_said, earned_standing, threshold
 from campaign.rules.history import (

@@ -31,7 +31,8 @@ from battles.services import SEED_LIMIT
 from campaign.models import (
     CampaignBattle,
 )
-from campaign.rules.bridge import BridgeError, UnitOutcome
+from campaign.rules.bridge import BridgeError
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.transfer import (
     BATTLE_KEYS,

@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Any
 
 from battles.engine.events import Removal
-from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_wounds
 from campaign.rules.characters import Feat, feat_sum
 from campaign.rules.checks import CheckUnit, check_modifiers
 from campaign.rules.command import (
@@ -30,6 +29,7 @@ from campaign.rules.command import (
     command_of,
     legendary_command,
 )
+from campaign.rules.damage import LEADER_DEATH_MORALE_HITS, leader_wounds
 from campaign.rules.history import out_cold_text, possessive
 from campaign.rules.orders import OrderKind, order_kit, within_specialties
 from campaign.rules.state import CampaignUnitState, LeaderState

@@ -96,7 +96,7 @@ def window_after_battle(state: CampaignUnitState, at: int) -> int:
     A battle fought before the window opened, entered late, moves it no earlier: its own hits
     die at once if its own 24 hours are over (`found_too_late`, `casualties_found_too_late`),
     else when they are. Asked only of a battle that leaves Casualty hits awaiting the medics:
-    one that leaves none opens no window (`bridge.damage_apply`), for a window with none in it
+    one that leaves none opens no window (`damage.damage_apply`), for a window with none in it
     would never be read (a later battle's hits open their own, `medical_window_closes`)."""
     since = window_opens(state) if state.casualty_hits else None
     return at if since is None else since
@@ -285,7 +285,7 @@ def days_to_rally(state: CampaignUnitState, now: int) -> int | None:
 def zone_problem(state: CampaignUnitState) -> str:
     """Why the unit cannot be where its `in_combat_zone` puts it ("" when it can): only a ready
     unit is in the combat zone. One that retreated in poor order has left it
-    (`bridge.damage_apply`) and goes back in once it has rallied; a destroyed one is out of
+    (`damage.damage_apply`) and goes back in once it has rallied; a destroyed one is out of
     it for good. Of one whose Casualty hits await the medics, it says what their 24 hours
     decide (`casualties_die`): how many the medics must save for it to live
     (`hits_to_survive`), or the quality the dead leave it for good should none be saved."""

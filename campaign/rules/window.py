@@ -265,7 +265,7 @@ def _went_in(state: CampaignUnitState, fight: WindowFight) -> CampaignUnitState:
 
 def _suppressed(state: CampaignUnitState, fight: WindowFight) -> tuple[CampaignUnitState, int]:
     """(state, steps lost): the fight's Skill lost for good, a step each as far as Raw, as
-    `bridge.outcome_damage` takes it."""
+    `damage.outcome_damage` takes it."""
     lost = min(fight.skill_lost, int(state.quality))
     return with_quality(state, state.quality.lowered(fight.skill_lost)), lost
 

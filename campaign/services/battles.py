@@ -31,13 +31,8 @@ from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.pages import battle_sides, scenario_side_names, still_in_battle
-from campaign.rules.bridge import (
-    TableResult,
-    UnitOutcome,
-    fought_card,
-    fought_kit,
-    outcome_problems,
-)
+from campaign.rules.bridge import fought_card, fought_kit
+from campaign.rules.damage import TableResult, UnitOutcome, outcome_problems
 from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
 from campaign.rules.state import Status, quality_name

@@ -20,8 +20,8 @@ from django.db import transaction
 
 from battles.services import SEED_LIMIT, seed_problem
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
-from campaign.rules.bridge import damage_apply, kit_stopped_text, leader_died_text
 from campaign.rules.characters import feats_from
+from campaign.rules.damage import damage_apply, kit_stopped_text, leader_died_text
 from campaign.rules.dice import Dice
 from campaign.rules.engagement import (
     SIDES,

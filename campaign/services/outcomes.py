@@ -15,7 +15,7 @@ from django.db import transaction
 
 from battles.engine.events import Removal
 from campaign.models import Campaign, HistoryEntry, Unit
-from campaign.rules.bridge import (
+from campaign.rules.damage import (
     CASUALTY_FROM,
     LEADER_DIED,
     LEFT_THE_TABLE,
@@ -83,9 +83,9 @@ def battle_fate_text(reason: str, removed: str) -> str:
 
 
 def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
-    """How the Hits lost became BUCS hits, in words (`bridge.blow_hits`): "a d6 for each Hit
+    """How the Hits lost became BUCS hits, in words (`damage.blow_hits`): "a d6 for each Hit
     lost rolled 6 and 5, divided by the card's 4 Hits, rounded up"; blows held to the most one
-    battle's deal (`bridge.blows_held`) say so: "…, rounded up, 8 in all, held to 6, the most
+    battle's deal (`damage.blows_held`) say so: "…, rounded up, 8 in all, held to 6, the most
     a card's blows deal"."""
     rolled = " and ".join(", ".join(str(d) for d in dice).rsplit(", ", 1))
     each = "the Hit lost" if len(dice) == 1 else "each Hit lost"
@@ -99,7 +99,7 @@ def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
 
 def _split_text(dice: tuple[int, ...], split: tuple[int, int], taken: tuple[int, int]) -> str:
     """How the BUCS hits split into Morale and Casualty, with the die that split each
-    (`bridge.CASUALTY_FROM`): "3 BUCS hits, a d6 each rolled 5, 2 and 4 (Casualty on 4 or
+    (`damage.CASUALTY_FROM`): "3 BUCS hits, a d6 each rolled 5, 2 and 4 (Casualty on 4 or
     more)". The split is said in words (`taken_text`) only when it differs from the hits the
     unit took (``taken``), which the entry opens with (Armor stopped some, say): "…: 1 Morale
     hit and 1 Casualty hit"; a working kept without its dice says it in brackets: "3 BUCS hits

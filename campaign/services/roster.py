@@ -15,7 +15,7 @@ from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, StoryEntry, TableRoll, Unit
 from campaign.pages import still_in_battle
-from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, leader_died_text
+from campaign.rules.damage import LEADER_DEATH_MORALE_HITS, leader_died_text
 from campaign.rules.experience import experience_refused, with_quality
 from campaign.rules.history import number_text, plural, possessive
 from campaign.rules.orders import clock_text
@@ -363,7 +363,7 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         errors.update(problem)
     if (leader := values.get("leader")) is not None and not leader.alive:
         # The leader's death costs the unit its Morale hits at once, as in a fight
-        # (`bridge.damage_apply`), on top of the Morale hits the correction sets.
+        # (`damage.damage_apply`), on top of the Morale hits the correction sets.
         values["morale_hits"] = (
             values.get("morale_hits", state.morale_hits) + LEADER_DEATH_MORALE_HITS
         )
@@ -384,7 +384,7 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         values["status"] = Status.RETREATED
     if values.get("status", Status.READY) != Status.READY and "in_combat_zone" not in values:
         # A unit marked retreated or destroyed has left the combat zone, as one broken in a
-        # fight does (`bridge.damage_apply`).
+        # fight does (`damage.damage_apply`).
         values["in_combat_zone"] = False
     corrected = window_after_correction(state, state.but(**values), now).but(**values)
     # A correction may set any field, but not leave the unit where the rules never could: an

@@ -68,7 +68,7 @@ from campaign.pages import (
     unit_label,
     units_seen_in_summary,
 )
-from campaign.rules.bridge import TableResult, skill_restored_after
+from campaign.rules.damage import TableResult, skill_restored_after
 from campaign.rules.history import plural, possessive
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.values import TURN_LIMIT_MAX

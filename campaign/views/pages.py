@@ -95,7 +95,8 @@ from campaign.pages import (
     units_needing_attention,
     units_seen_in_summary,
 )
-from campaign.rules.bridge import LEADER_DEATH_MORALE_HITS, fought_going, went_in_text
+from campaign.rules.bridge import fought_going, went_in_text
+from campaign.rules.damage import LEADER_DEATH_MORALE_HITS
 from campaign.rules.experience import training_blocked
 from campaign.rules.history import undone_name
 from campaign.rules.orders import OrderKind

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from campaign.rules.bridge import UnitOutcome, outcome_damage
+from campaign.rules.damage import UnitOutcome, outcome_damage
 from campaign.rules.state import CampaignUnitState
 from units.bucs import Equipment, Quality, Specialty
 

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from campaign.models import Force, HistoryEntry, Membership, Unit
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.state import Status
 from campaign.rules.values import MAX_FORCES_PER_CAMPAIGN, MAX_MEMBERS_PER_CAMPAIGN
 from campaign.services import campaign_create, outcome_apply, quick_resolve_run

@@ -7,14 +7,13 @@ import dataclasses
 import pytest
 
 from battles.engine.events import Removal
-from campaign.rules.bridge import (
+from campaign.rules.bridge import BridgeError, going_in
+from campaign.rules.damage import (
     CARD_MOST_BUCS_HITS,
-    BridgeError,
     UnitOutcome,
     blow_hits,
     blows_dealt,
     blows_held,
-    going_in,
     leader_wounds,
     skill_restored_after,
 )

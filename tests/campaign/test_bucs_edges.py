@@ -7,7 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import Character, Unit
-from campaign.rules.bridge import UnitOutcome, unit_going_in
+from campaign.rules.bridge import unit_going_in
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.experience import experience_earn, threshold
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import CASUALTIES, REST, casualties_die, rest_day, time_passes

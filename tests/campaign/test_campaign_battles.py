@@ -14,7 +14,8 @@ from django.core.exceptions import ValidationError
 from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.rules.bridge import UnitOutcome, battle_card
+from campaign.rules.bridge import battle_card
+from campaign.rules.damage import UnitOutcome
 from campaign.selectors import outcome_preview
 from campaign.services import (
     campaign_create,

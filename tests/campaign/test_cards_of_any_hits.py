@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import HistoryEntry
-from campaign.rules.bridge import CARD_MOST_BUCS_HITS, UnitOutcome
+from campaign.rules.damage import CARD_MOST_BUCS_HITS, UnitOutcome
 from campaign.rules.state import Status
 from campaign.services import outcome_apply, outcome_revert, unit_create
 from campaign.services.orders import clock_advance

@@ -157,7 +157,7 @@ def test_reverting_a_leader_detach_puts_the_same_character_back_at_the_head(camp
 def test_a_character_who_survives_its_units_destruction_leads_another_and_is_never_at_two(
     campaign, make_unit
 ):
-    from campaign.rules.bridge import UnitOutcome
+    from campaign.rules.damage import UnitOutcome
     from campaign.services import outcome_apply, outcome_revert
     from campaign.services.orders import clock_move
 
@@ -230,7 +230,7 @@ def test_a_characters_wounds_in_a_fight_are_its_own_and_it_can_die(campaign, mak
 def test_a_new_leader_in_place_of_a_dead_character_leaves_the_dead_dead_and_reverts_exactly(
     campaign, make_unit
 ):
-    from campaign.rules.bridge import UnitOutcome
+    from campaign.rules.damage import UnitOutcome
     from campaign.selectors import unit_history_explains
     from campaign.services import outcome_apply, outcome_revert
 

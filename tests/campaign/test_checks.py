@@ -6,7 +6,6 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import Character, TableRoll, Unit
-from campaign.rules.bridge import UnitOutcome
 from campaign.rules.characters import Feat
 from campaign.rules.checks import (
     REQUISITION_BASE_DC,
@@ -18,6 +17,7 @@ from campaign.rules.checks import (
     skill_check,
 )
 from campaign.rules.command import Command
+from campaign.rules.damage import UnitOutcome
 from campaign.services import leader_attach, outcome_apply
 from campaign.services.characters import character_create
 from campaign.services.checks import check_units, contest_run, requisition_run, skill_check_run

@@ -67,7 +67,8 @@ def test_the_demo_command_prints_the_logins(capsys):
 def test_the_demos_battle_outcomes_are_possible_for_their_cards():
     # Judged by the card each unit fought with: no unit had an Order.
     from campaign.demo import DEMO_FORCES, MILL_OUTCOMES
-    from campaign.rules.bridge import UnitOutcome, card_needs, going_in, outcome_problems
+    from campaign.rules.bridge import card_needs, going_in
+    from campaign.rules.damage import UnitOutcome, outcome_problems
     from units.bucs import Equipment, Quality, Specialty
 
     demo_load()

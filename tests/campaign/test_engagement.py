@@ -8,9 +8,9 @@ import random
 import pytest
 
 from battles.engine.events import Removal
-from campaign.rules.bridge import damage_apply
 from campaign.rules.characters import Feat
 from campaign.rules.command import Commandable, legendary_command
+from campaign.rules.damage import damage_apply
 from campaign.rules.dice import Dice
 from campaign.rules.engagement import (
     DRIVEN_BACK,

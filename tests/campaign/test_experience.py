@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 
 from campaign.models import HistoryEntry
 from campaign.pages import entry_line
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.experience import (
     EXPERIENCE_TABLE,
     HELD_BACK_BROKEN,
@@ -528,7 +528,7 @@ def test_any_order_of_fights_in_one_window_ends_the_unit_as_the_same_fights_ente
     # Every order of four of these fights, from several rungs of the ladder, with the dice
     # scripted: on time, the hits await the medics, who never come; late, each fight's hits
     # die as it is entered (`casualties_found_too_late`). Quality and experience agree.
-    from campaign.rules.bridge import outcome_damage
+    from campaign.rules.damage import outcome_damage
     from campaign.rules.state import Status
     from tests.campaign.helpers import dice
     from units.bucs import Equipment
@@ -578,7 +578,7 @@ def test_fights_whose_hits_die_each_in_their_own_24_hours_end_the_unit_as_entere
     # fight's Casualty hits die as its own 24 hours end, some before the next fight, some
     # while a later fight's still await the medics (who never come). Late, each fight's hits
     # die as it is entered. Quality and experience agree, however the closings fall.
-    from campaign.rules.bridge import outcome_damage
+    from campaign.rules.damage import outcome_damage
     from campaign.rules.orders import clock_hour
     from campaign.rules.recovery import CASUALTIES, time_passes
     from tests.campaign.helpers import dice

@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaign.models import Character, Order
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.orders import (
     ORDER_TABLE,
     OrderKind,

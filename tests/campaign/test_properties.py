@@ -13,7 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaign.rules.bridge import UnitOutcome, outcome_damage
+from campaign.rules.damage import UnitOutcome, outcome_damage
 from campaign.rules.dice import Dice
 from campaign.rules.experience import TrainingError, experience_earn, threshold, training_apply
 from campaign.rules.quick import Stance, quick_resolve

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from battles.engine.events import Removal
 from campaign.models import HistoryEntry, Unit
 from campaign.pages import medics_left
-from campaign.rules.bridge import UnitOutcome, damage_apply, outcome_damage
+from campaign.rules.damage import UnitOutcome, damage_apply, outcome_damage
 from campaign.rules.experience import experience_earn
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import (

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from campaign.models import HistoryEntry, Unit
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import taken_text
 from campaign.rules.state import Status
 from campaign.selectors import unit_history, unit_snapshot

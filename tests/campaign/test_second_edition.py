@@ -16,7 +16,7 @@ from itertools import pairwise
 
 import pytest
 
-from campaign.rules.bridge import CASUALTY_FROM, UnitOutcome, blow_hits, outcome_damage
+from campaign.rules.damage import CASUALTY_FROM, UnitOutcome, blow_hits, outcome_damage
 from campaign.rules.recovery import casualties_die, medical_treat, rest_day
 from campaign.rules.state import Status
 from tests.campaign.helpers import unit_state

@@ -17,7 +17,7 @@ from campaign.models import (
     TableRoll,
     Unit,
 )
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import FIELD_LABELS
 from campaign.rules.state import SNAPSHOT_FIELDS, UNIT_FIELDS, Status
 from campaign.rules.values import READERS

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign.models import Campaign, Character, HistoryEntry, Order, Unit
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.rules.orders import clock_time
 from campaign.rules.recovery import CASUALTIES, time_passes
 from campaign.rules.state import Status

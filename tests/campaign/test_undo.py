@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaign.models import Campaign, HistoryEntry, Leader
 from campaign.pages import medics_left
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.selectors import entries_undone, undo_offered
 from campaign.services import (
     calendar_advance,

@@ -590,7 +590,7 @@ def test_a_unit_raised_once_the_fighting_began_and_a_leader_taking_command_are_o
     """The rosters a campaign starts with are the force pages' to list; a unit raised once its
     fighting has begun, and a character taking command of a unit, are its story's."""
     from campaign.models import HistoryEntry
-    from campaign.rules.bridge import UnitOutcome
+    from campaign.rules.damage import UnitOutcome
     from campaign.services.leaders import leader_attach
     from campaign.services.outcomes import outcome_apply
 

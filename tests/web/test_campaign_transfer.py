@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Campaign, Force, HistoryEntry, Membership, SavedMap, Unit
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.services import (
     campaign_create,
     campaign_update,

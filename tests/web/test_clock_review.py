@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, Unit
-from campaign.rules.bridge import UnitOutcome
+from campaign.rules.damage import UnitOutcome
 from campaign.selectors import campaign_now
 from campaign.services import outcome_apply, unit_create, unit_edit
 from campaign.services.characters import character_create

@@ -302,7 +302,7 @@ def test_a_fight_saved_in_the_old_words_for_a_unit_it_did_nothing_to_reads_unhur
     """An entry saved before "came through unhurt" ("took 0 Morale, 0 Casualty hits — 0 of 2
     Hits lost") reads on the pages as one written now does, its fight still named by it."""
     from campaign.models import HistoryEntry
-    from campaign.rules.bridge import UnitOutcome
+    from campaign.rules.damage import UnitOutcome
     from campaign.rules.history import UNHURT, told_why
     from campaign.services import outcome_apply
 
