@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from campaign.models import Campaign, CampaignBattle, Force, Order, Unit
-from campaign.selectors import MANAGING_ROLES, campaign_role, may_call_off, may_give_orders
+from campaign.selectors.access import MANAGING_ROLES, campaign_role, may_call_off, may_give_orders
 
 FULL = "full"
 SUMMARY = "summary"
@@ -83,11 +83,11 @@ class Viewer:
         return self.manages or self.owns(force)
 
     def gives_orders_to(self, force: Force) -> bool:
-        """Whether the viewer may give the force's units Orders (`selectors.may_give_orders`)."""
+        """Whether the viewer may give the force's units Orders (`access.may_give_orders`)."""
         return may_give_orders(role=self.role, owns=self.owns(force))
 
     def calls_off(self, order: Order) -> bool:
-        """Whether the viewer may call the Order off (`selectors.may_call_off`)."""
+        """Whether the viewer may call the Order off (`access.may_call_off`)."""
         gave = order.giver.player_id == self.user.pk
         return may_call_off(role=self.role, owns=self.owns(order.unit.force), gave=gave)
 

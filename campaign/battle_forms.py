@@ -37,7 +37,7 @@ from campaign.rules.history import possessive
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status
 from campaign.rules.values import TURN_LIMIT_MAX
-from campaign.selectors import UnitsPage
+from campaign.selectors.battle_setup import UnitsPage
 from campaign.services.battles import Deployment, campaign_battle_places, still_in_battle
 from campaign.services.deployment import Spot, deployment_spots, off_table, spot
 from campaign.services.going_in import deployment_order, led_units

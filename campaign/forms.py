@@ -36,7 +36,8 @@ from campaign.rules.state import (
     quality_name,
 )
 from campaign.rules.values import MAX_HITS
-from campaign.selectors import forces_the_gm_plays, leader_most_hit_points
+from campaign.selectors.access import forces_the_gm_plays
+from campaign.selectors.roster import leader_most_hit_points
 from campaign.services.campaigns import HAND_OVER_STAYS
 from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.maps import MAP_NAME_NEEDED

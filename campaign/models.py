@@ -579,7 +579,7 @@ class CampaignBattle(models.Model):
 
     UNSETTLED = (State.FIGHTING, State.AWAITING)
     """A battle whose outcome is not applied yet: its units still carry what they went in with,
-    and may go into no other battle until it is (`selectors.engaged_units`)."""
+    and may go into no other battle until it is (`roster.engaged_units`)."""
     HOLDS_UNIT = {State.FIGHTING.value: "Fighting", State.AWAITING.value: "Awaiting review"}
     """A ready unit's status while an `UNSETTLED` battle holds it, by the battle's state
     (`holds_unit`)."""

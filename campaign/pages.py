@@ -25,7 +25,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 
 from battles.charts import line_chart
-from campaign import selectors
 from campaign.charts import (
     UNIT_HITS,
     UNIT_SERIES,
@@ -101,42 +100,48 @@ from campaign.rules.recovery import (
 )
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status, ordered_specialties
 from campaign.rules.window import withdrawn_text
-from campaign.selectors import (
-    CharacterLine,
-    RevertStep,
+from campaign.selectors import battle_setup
+from campaign.selectors.access import campaign_role, campaigns_for_user
+from campaign.selectors.entries import (
     StoryPage,
-    TimelineFocus,
-    campaign_now,
-    campaign_role,
-    campaign_units,
-    campaigns_for_user,
-    engaged_battles,
-    entries_after_fight,
     entries_carrying,
-    entries_changes,
-    entries_since,
     entries_undone,
     entry_battles,
-    fights_applied,
-    force_roster,
-    forces_then,
     history_standing,
-    leader_most_hit_points,
-    medics_worked,
-    notable_entries,
+    with_standing,
+)
+from campaign.selectors.reviews import (
+    RevertStep,
+    entries_after_fight,
+    entries_changes,
+    fights_applied,
     revert_blockers,
     revert_chain,
+    undo_blockers,
+    undo_refused,
+    undo_step,
+    undone_by_revert,
+)
+from campaign.selectors.roster import (
+    CharacterLine,
+    campaign_now,
+    campaign_units,
+    engaged_battles,
+    force_roster,
+    forces_then,
+    leader_most_hit_points,
+    medics_worked,
+    with_moved,
+)
+from campaign.selectors.timeline import (
+    TimelineFocus,
+    entries_since,
+    notable_entries,
     timeline_day_counts,
     timeline_days,
     timeline_entries_on,
     timeline_focus,
     timeline_records,
-    undo_blockers,
-    undo_refused,
-    undo_step,
-    undone_by_revert,
-    with_moved,
-    with_standing,
 )
 from campaign.templatetags.sentences import as_sentence
 from config.pagecache import kept_value
@@ -206,7 +211,7 @@ class RosterLine:
     """Where and when it was destroyed, after its status (`destroyed_where`), or "": a unit
     destroyed utterly has no hits left to heal, so its page says this in their place."""
     battle: CampaignBattle | None = None
-    """The battle whose outcome is not applied yet that it is in (`selectors.engaged_battles`),
+    """The battle whose outcome is not applied yet that it is in (`roster.engaged_battles`),
     or None: until the outcome is applied, its line and its page show it as it went in, and
     say so beside its status."""
     skill_working: str = ""
@@ -836,7 +841,7 @@ def character_search(
     lines: list[CharacterLine], *, search: str = "", page: int | None = None
 ) -> CharacterSearch:
     """Page ``page`` (`FOUND_A_PAGE` a page, as a unit search; the first when None, the last
-    when past it) of ``lines`` (`selectors.campaign_characters`, those the reader sees) whose
+    when past it) of ``lines`` (`roster.campaign_characters`, those the reader sees) whose
     name or whose unit's contains ``search``, whatever the case of its letters, as a unit
     search matches."""
     search = search.strip()[:SEARCH_LONGEST]
@@ -1024,7 +1029,7 @@ class ForceSummary:
     fighting."""
     held: int = 0
     """Of its ``ready`` units, those still in a battle whose outcome is not applied
-    (`selectors.engaged_battles`): they go into no other fight until it is."""
+    (`roster.engaged_battles`): they go into no other fight until it is."""
 
     @property
     def colour(self) -> str:
@@ -1124,7 +1129,7 @@ def battles_holding(campaign: Campaign, engaged: list[tuple[Unit, str]]) -> list
 
 
 def units_held_in_battles(campaign: Campaign, visible: set[int]) -> list[HeldInBattle]:
-    """The battles whose outcome is not applied yet (`selectors.engaged_battles`) that hold
+    """The battles whose outcome is not applied yet (`roster.engaged_battles`) that hold
     units of the forces ``visible``, each with those units, the earliest battle first: a player
     waits on the GM's review of them, and "Needs attention" says so."""
     engaged = engaged_battles(campaign=campaign)
@@ -2016,7 +2021,7 @@ def left_out(
 
 def still_in_battle(unit: Unit, battle: str) -> str:
     """Why ``unit`` fights nothing else yet, nor moves: it is in ``battle`` (a name, from
-    `selectors.engaged_units`), whose outcome is not applied yet."""
+    `roster.engaged_units`), whose outcome is not applied yet."""
     return f"{unit} is still in {battle}, whose outcome is not applied yet"
 
 
@@ -2087,7 +2092,7 @@ def fog_notice(
     *, side_name: str | None, fog_of_war: bool, spectator: bool, in_summary: Iterable[str]
 ) -> str:
     """Why a battle's page shows the reader the battle through one side's eyes (``side_name``,
-    the side's name) or its outcome only (``None``), as `selectors.fog_side` decides: the
+    the side's name) or its outcome only (``None``), as `fog.fog_side` decides: the
     campaign's fog of war, else the forces that fought it the reader sees only in summary
     (``in_summary``, their names)."""
     if fog_of_war:
@@ -2667,11 +2672,11 @@ def _undone_in_turn(
     fights: list[CampaignBattle | Engagement],
 ) -> list[HistoryEntry]:
     """What changed a unit since a fight, when the unit's own Undo takes back everything after
-    the fight that still stands, one at a time, newest first (`selectors.undo_refused`), but
+    the fight that still stands, one at a time, newest first (`reviews.undo_refused`), but
     the entries of a later fight its Revert takes back (in ``undo`` already): every one of those
     entries, each other with the Undo's words in ``undo``. Else ``shown`` as it was."""
     since = entries_after_fight(unit=unit, applied_entries=applied_entries)
-    # A later fight's entries among them go with its Revert (`selectors.revert_chain`).
+    # A later fight's entries among them go with its Revert (`reviews.revert_chain`).
     undo.update(undone_by_revert(campaign=campaign, entries=since, fights=fights))
     own = [e for e in since if e.pk not in undo]
     if not own or any(undo_refused(e) for e in own):
@@ -2691,11 +2696,11 @@ def revert_blocked_lines(
     chain: Mapping[int, list[RevertStep]] | None = None,
 ) -> list[str]:
     """Why a battle's outcome (or an engagement's, ``fight``) cannot be reverted, once per
-    unit, in words: what changed it since (`selectors.revert_blockers`), and what the GM can do
-    about it. ``undo``: what undoes each entry that can be undone (`selectors.undone_by_revert`,
+    unit, in words: what changed it since (`reviews.revert_blockers`), and what the GM can do
+    about it. ``undo``: what undoes each entry that can be undone (`reviews.undone_by_revert`,
     a fight's Revert; `_undone_in_turn`, the unit's own Undo); the rest, the clock's R&R among
     them, have no undo, so the unit is corrected instead. ``chain``: for an entry a fight's
-    Revert undoes, every step that Revert takes in turn (`selectors.revert_chain`): when a
+    Revert undoes, every step that Revert takes in turn (`reviews.revert_chain`): when a
     fight to revert is held up itself, the line says the whole chain, newest first."""
     chain = chain or {}
     lines = []
@@ -2726,7 +2731,7 @@ def held_up_words(
 ) -> str:
     """When a fight whose Revert undoes one of ``later`` (what changed ``unit`` since, every one
     undone by a fight's Revert or the unit's own Undo) is held up in turn
-    (`selectors.revert_chain`), the whole way in order, the unit's own Undos among it, to be
+    (`reviews.revert_chain`), the whole way in order, the unit's own Undos among it, to be
     followed by what it clears the way for (", then revert this battle"): ". Night at the Ford
     cannot be reverted yet either: in order, newest first, undo the GM's correction of day 5
     on MG Nest's page, then revert Night at the Ford, of day 4"; else ""."""
@@ -2769,7 +2774,7 @@ def undo_text(entry: HistoryEntry) -> str:
 
 def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
     """Why the unit's Undo of ``entry`` is refused, as a battle's revert says it
-    (`revert_blocked_lines`): what came after it that still stands (`selectors.undo_blockers`),
+    (`revert_blocked_lines`): what came after it that still stands (`reviews.undo_blockers`),
     and what the GM can do about it; none when it can be undone."""
     if refused := undo_refused(entry):
         return [f"{history_sentence(refused, '')}."]
@@ -3033,7 +3038,7 @@ def _value_label(quality: str) -> str:
 
 
 def leader_killed(entry: HistoryEntry) -> bool:
-    """The entry is the one in which the unit's leader died (`selectors.notable_entries`)."""
+    """The entry is the one in which the unit's leader died (`timeline.notable_entries`)."""
     was, now = entry.before.get("leader"), entry.after.get("leader")
     return bool(was and now and was.get("alive") and not now.get("alive"))
 
@@ -3412,10 +3417,10 @@ def timeline_choices(campaign: Campaign, force_ids: set[int]) -> list[TimelineCh
 
 def timeline_lists_units(choices: list[TimelineChoice]) -> bool:
     """Whether the timeline's choice lists every unit it may follow: up to
-    `selectors.LIST_EVERY_UNIT` of them, as a battle's forms list them. Past that it lists the
+    `battle_setup.LIST_EVERY_UNIT` of them, as a battle's forms list them. Past that it lists the
     forces only, and a unit is followed by its name, typed (`timeline_follow`): a list of
     hundreds of names is no use on a phone."""
-    return sum(len(choice.units) for choice in choices) <= selectors.LIST_EVERY_UNIT
+    return sum(len(choice.units) for choice in choices) <= battle_setup.LIST_EVERY_UNIT
 
 
 def _unit_typed(choices: list[TimelineChoice], typed: str) -> tuple[str, str]:

@@ -20,7 +20,6 @@ from django.db.models import F, Q
 from django.utils.functional import lazy
 
 from battles.forms import LaunchKeyField, SeedField, WholeNumberField
-from campaign import selectors
 from campaign.battle_forms import chosen_problems, not_a_choice
 from campaign.forms import (
     SPECIALTIES_LEFT_EMPTY,
@@ -49,7 +48,8 @@ from campaign.rules.state import (
     quality_from_name,
     quality_name,
 )
-from campaign.selectors import ready_count
+from campaign.selectors import battle_setup, roster
+from campaign.selectors.battle_setup import ready_count
 from campaign.services.characters import (
     HEALED_TODAY,
     HEALED_TODAY_LEFT_OUT,
@@ -313,7 +313,7 @@ class _OrderedUnitField(_UnitField):
     def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
         super().__init__(campaign, offer, **kwargs)
         self.under_way = orders_under_way(campaign, list(self.queryset))
-        self.held = selectors.engaged_battles(campaign=campaign)
+        self.held = roster.engaged_battles(campaign=campaign)
 
     def label_from_instance(self, obj: Unit) -> str:
         order, battle = self.under_way.get(obj.pk), self.held.get(obj.pk)
@@ -349,7 +349,7 @@ class _CharacterField(forms.ModelChoiceField):
     def shows_whom_it_orders(self) -> None:
         """Offer each character with the units it gives Orders ("Lt. Reyes (alice's: orders Red
         Company)", an NPC any unit): the GM's Order form, where a player's character sent to
-        another player's unit is refused (`selectors.command_refused`)."""
+        another player's unit is refused (`access.command_refused`)."""
         self.queryset = self.queryset.select_related("player", "leading__unit__force")
         self._shows_whom = True
 
@@ -412,7 +412,7 @@ under the list of them."""
 
 class _CharacterNamed(forms.CharField):
     """One of the characters a form offers (``queryset``), typed by name: a campaign with more
-    of them than a form lists (`selectors.LIST_EVERY_UNIT`) asks this rather than list every
+    of them than a form lists (`battle_setup.LIST_EVERY_UNIT`) asks this rather than list every
     one on each form of the page, as its big forms ask a unit (`_UnitNamed`). One the form does
     not offer is refused by name and why (``why_not``), as `_CharacterField` refuses it."""
 
@@ -469,9 +469,9 @@ def _character_choice(
     campaign: Campaign, offered: Any, why_not: Callable[[Any], str], **kwargs: Any
 ) -> _CharacterField | _CharacterNamed:
     """The characters ``offered`` (living ones): chosen from a list while the campaign has up
-    to `selectors.LIST_EVERY_UNIT` living characters, as a unit is; past that, typed by name
+    to `battle_setup.LIST_EVERY_UNIT` living characters, as a unit is; past that, typed by name
     (`_CharacterNamed`)."""
-    if _living_count(campaign) > selectors.LIST_EVERY_UNIT:
+    if _living_count(campaign) > battle_setup.LIST_EVERY_UNIT:
         return _CharacterNamed(campaign, offered, why_not, **kwargs)
     return _CharacterField(campaign, offered, why_not, **kwargs)
 
@@ -1055,7 +1055,7 @@ def _by_name(campaign: Campaign, offer: Offer, typed: str) -> Unit:
 
 class _UnitNamed(forms.CharField):
     """One of the units an `Offer` allows, typed by name: a big campaign's forms ask this
-    rather than list every unit (`selectors.lists_every_unit`)."""
+    rather than list every unit (`battle_setup.lists_every_unit`)."""
 
     def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
         self.campaign, self.offer = campaign, offer
@@ -1105,15 +1105,15 @@ times over (with 128 units, some 800 of them, seconds to draw)."""
 
 
 def _ready_count(campaign: Campaign) -> int:
-    """`selectors.ready_count`, asked once for the page's forms."""
+    """`battle_setup.ready_count`, asked once for the page's forms."""
     if (known := getattr(campaign, "_ready_count", None)) is None:
         known = campaign._ready_count = ready_count(campaign=campaign)
     return known
 
 
 def _lists_every_unit(campaign: Campaign) -> bool:
-    """`selectors.lists_every_unit`, asked once for the page's forms."""
-    return _ready_count(campaign) <= selectors.LIST_EVERY_UNIT
+    """`battle_setup.lists_every_unit`, asked once for the page's forms."""
+    return _ready_count(campaign) <= battle_setup.LIST_EVERY_UNIT
 
 
 def _check_lists_units(campaign: Campaign) -> bool:
@@ -1127,7 +1127,7 @@ CHECK_UNITS_LIST = "check-units"
 def check_units_suggested(campaign: Campaign) -> list[str]:
     """The ready units' names a check's typed unit fields suggest, as pages name them, by
     force and name; none when the fields list them, or when there are more than a battle's
-    form lists (`selectors.LIST_EVERY_UNIT`)."""
+    form lists (`battle_setup.LIST_EVERY_UNIT`)."""
     if _check_lists_units(campaign) or not _lists_every_unit(campaign):
         return []
     ready = _offered(campaign, CHECK)

@@ -65,7 +65,7 @@ from campaign.rules.values import (
     value_shown,
     whole_number,
 )
-from campaign.selectors import invitations_holding, invitee_key
+from campaign.selectors.access import invitations_holding, invitee_key
 from units.bucs import Quality, validate_specialties
 from units.models import Ruleset, UnitType
 from units.words import given
@@ -132,7 +132,7 @@ def _details_export(
     which leaves those links behind."""
     found = dict(details)
     # The forces a move left and joined, by id, which do not travel: a copy's move is undone by
-    # moving the unit back (`selectors.undo_refused`).
+    # moving the unit back (`reviews.undo_refused`).
     found.pop("moved", None)
     # The crews who did the medics' work, by unit id: the copy's entry counts its work by the
     # force of the unit treated, as one written before entries named them (`medics_worked`).

@@ -1,6 +1,6 @@
 """The units a battle's or an engagement's form offers, a row each: every unit free to fight,
-or, in a campaign with more than `selectors.LIST_EVERY_UNIT` of them, a page of them by force
-and name (`selectors.units_page`) with the units the form as sent already put on a side. Those
+or, in a campaign with more than `battle_setup.LIST_EVERY_UNIT` of them, a page of them by force
+and name (`battle_setup.units_page`) with the units the form as sent already put on a side. Those
 it does not offer it names, or in a paged form counts by force."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.urls import reverse
 from campaign.models import Campaign, Force, Unit
 from campaign.pages import left_out, no_unit_fit
 from campaign.rules.history import plural
-from campaign.selectors import (
+from campaign.selectors.battle_setup import (
     UnitsPage,
     lists_every_unit,
     out_of_action_counts,

@@ -23,7 +23,7 @@ from campaign.rules.values import (
     MAX_FORCES_PER_CAMPAIGN,
     MAX_MEMBERS_PER_CAMPAIGN,
 )
-from campaign.selectors import campaign_can_manage
+from campaign.selectors.access import campaign_can_manage
 from units.models import new_version
 from units.words import quoted, value_shown
 

@@ -36,13 +36,9 @@ from campaign.rules.damage import TableResult, UnitOutcome, outcome_problems
 from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
 from campaign.rules.state import Status, quality_name
-from campaign.selectors import (
-    campaign_battle_launched,
-    campaign_now,
-    engaged_units,
-    outcome_review,
-    units_joined,
-)
+from campaign.selectors.battle_setup import campaign_battle_launched
+from campaign.selectors.reviews import outcome_review
+from campaign.selectors.roster import campaign_now, engaged_units, units_joined
 from campaign.services._record import (
     forces_on_both_sides,
     made_once,
@@ -521,7 +517,7 @@ def campaign_battle_settle(*, battle_id: int) -> CampaignBattle | None:
         if moved and target == CampaignBattle.State.AWAITING and auto:
             # A unit that changed meanwhile (the GM edited it, say) leaves the outcome awaiting
             # the GM's review: the dashboard lists it, and its review says why Apply refuses it
-            # (`selectors.outcome_preview`).
+            # (`reviews.outcome_preview`).
             with contextlib.suppress(ValidationError):
                 campaign_battle_apply(campaign_battle=campaign_battle)
     # As settled: gone, should its campaign be deleted the moment the lock is let go.
@@ -540,7 +536,7 @@ def campaign_battles_settle_all() -> list[int]:
 
 
 def outcome_reviewed(rows: Sequence[tuple[Unit, Any, Any]], entries: Sequence[HistoryEntry]) -> str:
-    """What an outcome's review (`selectors.outcome_review`: its ``rows`` and ``entries``)
+    """What an outcome's review (`reviews.outcome_review`: its ``rows`` and ``entries``)
     showed, in short (`review_token`): each unit as it stood, then what each would become and
     every sentence its history would get. Its Apply sends it back (`campaign_battle_apply`)."""
     shown = [[unit.pk, after.to_json()] for unit, _, after in rows]
@@ -755,7 +751,7 @@ def campaign_battle_revert(
 
 
 def battle_named(campaign_battle: CampaignBattle) -> Fight:
-    """The battle as its revert names it, in its entries and before (`selectors.revert_review`):
+    """The battle as its revert names it, in its entries and before (`reviews.revert_review`):
     by its name."""
     return ("battle", campaign_battle.name, "")
 

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import CAMPAIGN_SETTINGS, Campaign, Membership, StoryEntry, role_phrase
-from campaign.selectors import GM, campaign_role, campaigns_for_user, forces_the_gm_plays
+from campaign.selectors.access import GM, campaign_role, campaigns_for_user, forces_the_gm_plays
 from campaign.services._record import (
     campaign_made,
     campaign_save_once,

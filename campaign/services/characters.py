@@ -24,7 +24,8 @@ from campaign.models import (
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
 from campaign.rules.history import lost_past_full, number_text
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
-from campaign.selectors import command_refused, history_standing
+from campaign.selectors.access import command_refused
+from campaign.selectors.entries import history_standing
 from campaign.services._record import (
     campaign_full,
     locked,

@@ -32,7 +32,7 @@ from campaign.rules.command import Commandable, command_of, legendary_command
 from campaign.rules.dice import Dice
 from campaign.rules.history import out_cold_text
 from campaign.rules.state import Status, can_act
-from campaign.selectors import campaign_now
+from campaign.selectors.roster import campaign_now
 from campaign.services._record import (
     forces_on_both_sides,
     locked,

@@ -19,7 +19,7 @@ from django.db import transaction
 from battles.models import IN_FLIGHT, Battle
 from campaign.models import Campaign, CampaignBattle, Order, Unit
 from campaign.rules.history import plural
-from campaign.selectors import GM, campaign_role
+from campaign.selectors.access import GM, campaign_role
 from units.words import and_words
 
 logger = logging.getLogger(__name__)

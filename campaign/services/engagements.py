@@ -38,8 +38,8 @@ from campaign.rules.experience import earned_text, experience_earn
 from campaign.rules.history import sentence, took_text
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import CampaignUnitState, Status, snapshot_diff
-from campaign.selectors import campaign_now
-from campaign.selectors import engaged_units as units_in_battle
+from campaign.selectors.roster import campaign_now
+from campaign.selectors.roster import engaged_units as units_in_battle
 from campaign.services._record import (
     forces_on_both_sides,
     made_once,
@@ -495,7 +495,7 @@ def engagement_named(
     engagement: Engagement, entries: Iterable[HistoryEntry] | None = None
 ) -> Fight:
     """The engagement as its revert names it, in its entries and before
-    (`selectors.revert_review`): one the GM did not name by its units, as its entries (its
+    (`reviews.revert_review`): one the GM did not name by its units, as its entries (its
     applied ones, read when not given) keep them; None for entries saved before they did."""
     if entries is None:
         entries = HistoryEntry.objects.filter(pk__in=engagement.applied_entries).only("details")

@@ -27,7 +27,7 @@ from campaign.rules.bridge import (
     unit_going_in,
 )
 from campaign.rules.state import can_act, ordered_specialties
-from campaign.selectors import campaign_now, force_roster
+from campaign.selectors.roster import campaign_now, force_roster
 from campaign.services.orders import character_order, orders_under_way
 from units.bucs import Equipment
 

@@ -23,7 +23,7 @@ from campaign.models import (
     role_phrase,
 )
 from campaign.rules.values import MAX_PENDING_INVITATIONS
-from campaign.selectors import invitation_holds, invitee_key, invitee_keys
+from campaign.selectors.access import invitation_holds, invitee_key, invitee_keys
 from campaign.services._record import (
     campaign_full,
     locked,

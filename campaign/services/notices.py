@@ -29,13 +29,8 @@ from django.utils import timezone
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Membership
 from campaign.pages import battles_listed, entry_events, entry_words, unit_label, winner_names
 from campaign.rules.history import UNHURT, plural, possessive, took_words
-from campaign.selectors import (
-    entries_carrying,
-    entry_battles,
-    latest_entry_id,
-    notice_entries,
-    notice_entries_before,
-)
+from campaign.selectors.entries import entries_carrying, entry_battles
+from campaign.selectors.timeline import latest_entry_id, notice_entries, notice_entries_before
 from config.site import full_link, site_address
 from units.words import and_words
 

@@ -37,16 +37,15 @@ from campaign.rules.orders import (
     order_quality,
 )
 from campaign.rules.state import Status
-from campaign.selectors import (
+from campaign.selectors.access import (
     MANAGING_ROLES,
-    STANDING,
-    campaign_now,
     campaign_role,
     command_refused,
     may_call_off,
     may_give_orders,
-    orders_done,
 )
+from campaign.selectors.reviews import STANDING, orders_done
+from campaign.selectors.roster import campaign_now
 from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass, time_told
 from units.bucs import Quality
@@ -171,7 +170,7 @@ def order_give(
     outside its specialties the unit performs as Raw, so it takes the full listed time.
 
     The GM and co-GMs give any Order, but never with a player's character to another player's
-    unit (`selectors.command_refused`). A player gives Orders with a character of their own, to
+    unit (`access.command_refused`). A player gives Orders with a character of their own, to
     the units of their own forces (`player_gives`), and replaces only an Order one of their
     characters gave: one from the GM's characters stands until the GM replaces it.
     """
@@ -290,7 +289,7 @@ def order_working(order: Order) -> str:
 def player_gives(campaign: Campaign, actor: Any, unit: Unit) -> bool:
     """Whether ``actor`` gives an Order to ``unit`` as a player (True) or runs the campaign
     (False: the GM, a co-GM, or no actor, a trusted caller). Anyone else is refused
-    (`selectors.may_give_orders`): a spectator, or a player for a unit of a force not theirs."""
+    (`access.may_give_orders`): a spectator, or a player for a unit of a force not theirs."""
     if actor is None:
         return False
     role = campaign_role(campaign=campaign, user=actor)
@@ -360,7 +359,7 @@ def order_call_off(*, order: Order, actor: Any = None) -> Order:
     """The GM calls off an Order under way that makes no sense any more ("An Order lasts until
     done, replaced, or senseless"): from now it is no Order of its unit's, in a battle, a check
     or an engagement. Refused for one done, replaced or called off already. A player calls off
-    an Order their own character gave their own unit (`selectors.may_call_off`)."""
+    an Order their own character gave their own unit (`access.may_call_off`)."""
     # The campaign first, then the Order, as `order_give` takes them: the two never wait on
     # each other the other way round.
     campaign = Campaign.objects.select_for_update(of=("self",)).get(pk=order.campaign_id)

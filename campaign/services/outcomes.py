@@ -35,7 +35,7 @@ from campaign.rules.history import plural, taken_text, took_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.recovery import MEDICAL_WINDOW_HOURS, casualties_found_too_late, found_too_late
 from campaign.rules.state import CampaignUnitState, Status
-from campaign.selectors import campaign_now, leader_most_hit_points, units_joined
+from campaign.selectors.roster import campaign_now, leader_most_hit_points, units_joined
 from campaign.services._record import require_manager, text_given, unit_change
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
@@ -222,7 +222,7 @@ def battle_time_problems(campaign: Campaign, day: Any, hour: Any) -> dict[str, l
 
 def joined_later(unit: Unit, joined: Mapping[int, int], day: Any) -> str:
     """Why ``unit`` cannot have fought on ``day`` ("" when it can): it joined the campaign on a
-    later day (``joined``: `selectors.units_joined`)."""
+    later day (``joined``: `roster.units_joined`)."""
     came = joined.get(unit.pk)
     if came is None or not isinstance(day, int) or day >= came:
         return ""

@@ -26,7 +26,7 @@ from campaign.rules.quick import (
     surprise_side,
 )
 from campaign.rules.state import Status
-from campaign.selectors import engaged_units
+from campaign.selectors.roster import engaged_units
 from campaign.services._record import (
     forces_on_both_sides,
     made_once,

@@ -37,13 +37,10 @@ from campaign.rules.recovery import (
 )
 from campaign.rules.state import CampaignUnitState, Status
 from campaign.rules.window import fought_at, withdrawn_text
-from campaign.selectors import (
-    campaign_now,
-    force_can_edit,
-    history_standing,
-    medics_worked,
-    orders_ahead,
-)
+from campaign.selectors.access import force_can_edit
+from campaign.selectors.entries import history_standing
+from campaign.selectors.reviews import orders_ahead
+from campaign.selectors.roster import campaign_now, medics_worked
 from campaign.services._record import (
     UnitChanges,
     require_manager,
@@ -130,10 +127,10 @@ def clock_reviewed(errors: dict[str, list[str]], campaign: Campaign, reviewed_at
 def time_reviewed(
     passings: Iterable[tuple[Unit, CampaignUnitState, Passing]], ahead: Iterable[Order]
 ) -> str:
-    """What a review of the clock moving on (its ``passings``, `selectors.advance_passings`)
+    """What a review of the clock moving on (its ``passings``, `reviews.advance_passings`)
     showed, in short (`review_token`): each unit the hours change as it stood (the ``before``
     of its first passing), the Orders it said would be done by then (``ahead``,
-    `selectors.orders_ahead`: the clock's review and the calendar's alike tell them), then
+    `reviews.orders_ahead`: the clock's review and the calendar's alike tell them), then
     everything the hours do to each unit. Its confirmation sends it back (`time_pass`), so a
     unit healed by the medics, corrected, fought or given an Order since is refused by name,
     and so is an Order given or called off since that the hours would see done, or no longer

@@ -17,7 +17,8 @@ from campaign.rules.history import fight_named, possessive, undone_text
 from campaign.rules.orders import clock_text, clock_time
 from campaign.rules.recovery import casualties_die, medical_window_closes, state_problems
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
-from campaign.selectors import campaign_now, undo_blockers, undo_refused
+from campaign.selectors.reviews import undo_blockers, undo_refused
+from campaign.selectors.roster import campaign_now
 from campaign.services._record import (
     SAME_CHARACTER,
     SameCharacter,
@@ -126,7 +127,7 @@ def outcome_revert(
 
 def _crews_redrawn(entries: Iterable[HistoryEntry], units: Mapping[int, Unit]) -> None:
     """The crews whose work a reverted medical entry names have their day's work back
-    (`selectors.medics_worked`): a new version token, so their force's page, kept as drawn,
+    (`roster.medics_worked`): a new version token, so their force's page, kept as drawn,
     is drawn again. The unit treated may be in another force by now; the units written have
     new tokens already."""
     crews = {

@@ -33,7 +33,8 @@ from campaign.rules.state import (
     Status,
 )
 from campaign.rules.values import MAX_UNITS_PER_FORCE, leader_value, parse_field
-from campaign.selectors import campaign_now, engaged_units, force_can_edit, leader_most_hit_points
+from campaign.selectors.access import force_can_edit
+from campaign.selectors.roster import campaign_now, engaged_units, leader_most_hit_points
 from campaign.services._record import (
     campaign_full,
     locked,

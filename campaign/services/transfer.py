@@ -46,7 +46,7 @@ from campaign.rules.values import (
     MAX_MEMBERS_PER_CAMPAIGN,
     MAX_PENDING_INVITATIONS,
 )
-from campaign.selectors import campaigns_for_user, invitee_key, invitee_keys, with_holdings
+from campaign.selectors.access import campaigns_for_user, invitee_key, invitee_keys, with_holdings
 from campaign.services._record import (
     campaign_full,
     campaign_made,

@@ -13,7 +13,7 @@ from campaign.rules.history import (
     number_text,
     possessive,
 )
-from campaign.selectors import leader_most_hit_points
+from campaign.selectors.roster import leader_most_hit_points
 from units.bucs import Equipment, Quality
 from units.words import MINUS
 

@@ -23,7 +23,7 @@ from campaign.access import FULL, Viewer
 from campaign.forms import add_service_errors
 from campaign.models import FormSent
 from campaign.pages import changes, unit_label
-from campaign.selectors import entries_changes, revert_entries
+from campaign.selectors.reviews import entries_changes, revert_entries
 from units.words import and_words
 
 CLASHED = (

@@ -21,7 +21,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import selectors
 from campaign.access import (
     Viewer,
     campaign_for_viewer,
@@ -76,18 +75,18 @@ from campaign.pages import (
 )
 from campaign.rules.history import plural, possessive, undone_name
 from campaign.rules.orders import HOURS_PER_DAY, clock_text, order_done_text
-from campaign.selectors import (
-    GM,
-    advance_entries,
+from campaign.selectors import battle_setup
+from campaign.selectors.access import GM, invitee_key
+from campaign.selectors.reviews import (
     advance_passings,
     advance_preview,
-    campaign_now,
     entries_changes,
-    invitee_key,
     orders_ahead,
     orders_done,
     undo_preview,
 )
+from campaign.selectors.roster import campaign_now
+from campaign.selectors.timeline import advance_entries
 from campaign.services import (
     calendar_advance,
     campaign_create,
@@ -195,7 +194,7 @@ def time_review(
     kept = kept_in_zone_text(passings)  # every unit's, before a long review's paging
     span = span or f"From {clock_text(start)} to {clock_text(start + hours)}"
     shown, paging = preview, {}
-    if len(preview) > selectors.LIST_EVERY_UNIT:
+    if len(preview) > battle_setup.LIST_EVERY_UNIT:
         # Too many units change to list on one page: each force's totals, and the units a
         # page at a time (the confirmation moves the clock for every one of them).
         shown, paging = _review_page(request, preview)
@@ -364,7 +363,7 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
     )
     rows = entries_changes(entries)
     shown, paging = rows, {}
-    if len(rows) > selectors.LIST_EVERY_UNIT:
+    if len(rows) > battle_setup.LIST_EVERY_UNIT:
         # Too many units changed to list on one page: each force's totals, and the units a
         # page at a time, as the review before it.
         shown, paging = _review_page(request, rows)

@@ -29,7 +29,8 @@ from campaign.pages import (
 )
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now, unit_story, with_moved
+from campaign.selectors.entries import unit_story
+from campaign.selectors.roster import campaign_now, with_moved
 from campaign.services.going_in import printed_line, printed_roster
 from campaign.services.orders import orders_under_way
 

@@ -5,7 +5,7 @@ The report itself is the battle pages' (``battles.report_context``), shown here 
 campaign's own permission checks and URLs: every member may read a campaign battle's report;
 only the GM and co-GMs launch, apply and revert. Under the campaign's fog of war, or seeing
 some force that fought it only in summary, each member sees what
-``campaign.selectors.fog_side`` says.
+``campaign.selectors.fog.fog_side`` says.
 """
 
 from __future__ import annotations
@@ -72,20 +72,15 @@ from campaign.rules.damage import TableResult, skill_restored_after
 from campaign.rules.history import plural, possessive
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.values import TURN_LIMIT_MAX
-from campaign.selectors import (
-    FOG_ALL,
-    FOG_NONE,
-    FoggedLogUnreadable,
-    campaign_battle_units,
-    campaign_now,
-    engine_units_fought,
+from campaign.selectors.battle_setup import engine_units_fought
+from campaign.selectors.fog import FOG_ALL, FOG_NONE, FoggedLogUnreadable, fog_side, fogged_log
+from campaign.selectors.reviews import (
     entries_changes,
-    fog_side,
-    fogged_log,
     outcome_entries,
     outcome_review,
     revert_review,
 )
+from campaign.selectors.roster import campaign_battle_units, campaign_now
 from campaign.services.battles import (
     battle_named,
     campaign_battle_apply,

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaign.forms import NewAccountForm, add_service_errors
 from campaign.models import Invitation, Membership, role_phrase
-from campaign.selectors import with_holdings
+from campaign.selectors.access import with_holdings
 from campaign.services import account_join, invitation_join
 from campaign.services.accounts import email_normal
 from campaign.services.members import join_refusal

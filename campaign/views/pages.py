@@ -101,20 +101,11 @@ from campaign.rules.experience import training_blocked
 from campaign.rules.history import undone_name
 from campaign.rules.orders import OrderKind
 from campaign.rules.state import Status
-from campaign.selectors import (
-    GM,
-    campaign_now,
-    engaged_battles,
-    force_roster,
-    invitations_for,
-    invitations_holding,
-    roster_version,
-    story_since,
-    undo_offered,
-    unit_chart_entries,
-    unit_story,
-    with_holdings,
-)
+from campaign.selectors.access import GM, invitations_for, invitations_holding, with_holdings
+from campaign.selectors.entries import unit_chart_entries, unit_story
+from campaign.selectors.reviews import undo_offered
+from campaign.selectors.roster import campaign_now, engaged_battles, force_roster, roster_version
+from campaign.selectors.timeline import story_since
 from campaign.services.accounts import email_pending
 from campaign.services.battles import campaign_battle_cards
 from campaign.services.going_in import printed_line, printed_roster, table_going_into
@@ -569,7 +560,7 @@ def unit_context(
         context["remove_form"] = forms.get("remove_form") or ButtonForm()
         context["remove_refusal"] = unit_remove_refusal(unit)
         context["train_blocked"] = training_blocked(unit.state)
-        # The unit's latest change, when it has an Undo of its own (`selectors.undo_offered`).
+        # The unit's latest change, when it has an Undo of its own (`reviews.undo_offered`).
         if (undo := undo_offered(unit=unit, page=story)) is not None:
             context["undo_entry"] = undo
             context["undo_name"] = undone_name(undo.undo_kind, undo.day)

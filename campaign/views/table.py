@@ -63,13 +63,8 @@ from campaign.rules.engagement import (
 from campaign.rules.history import number_text, out_cold_text, plural
 from campaign.rules.orders import OrderKind, clock_text, outside_specialties_text
 from campaign.rules.state import ordered_specialties
-from campaign.selectors import (
-    campaign_characters,
-    campaign_now,
-    engaged_battles,
-    entries_changes,
-    revert_review,
-)
+from campaign.selectors.reviews import entries_changes, revert_review
+from campaign.selectors.roster import campaign_characters, campaign_now, engaged_battles
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
 from campaign.services.checks import contest_run, requisition_run, skill_check_run

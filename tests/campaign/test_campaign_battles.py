@@ -16,7 +16,7 @@ from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.rules.bridge import battle_card
 from campaign.rules.damage import UnitOutcome
-from campaign.selectors import outcome_preview
+from campaign.selectors.reviews import outcome_preview
 from campaign.services import (
     campaign_create,
     campaign_update,
@@ -642,7 +642,7 @@ def test_an_edited_unit_leaves_an_auto_outcome_for_review(campaign, base, squads
 def test_a_battle_awaiting_review_applies_though_its_dead_destroyed_a_unit_since(
     campaign, make_unit, enemy, cast
 ):
-    from campaign.selectors import engaged_units
+    from campaign.selectors.roster import engaged_units
     from campaign.services import unit_edit
     from campaign.services.engagements import engagement_run
     from campaign.services.outcomes import outcome_steps

@@ -231,7 +231,7 @@ def test_a_new_leader_in_place_of_a_dead_character_leaves_the_dead_dead_and_reve
     campaign, make_unit
 ):
     from campaign.rules.damage import UnitOutcome
-    from campaign.selectors import unit_history_explains
+    from campaign.selectors.entries import unit_history_explains
     from campaign.services import outcome_apply, outcome_revert
 
     hero = character_create(campaign=campaign, name="Capt. Hero", hit_points=3)

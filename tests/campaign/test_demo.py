@@ -12,7 +12,7 @@ from django.test import RequestFactory
 from battles.models import Battle, BattleLog
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, HistoryEntry, Unit
-from campaign.selectors import unit_history_explains
+from campaign.selectors.entries import unit_history_explains
 from campaign.services.orders import orders_under_way
 from units.models import UnitType
 

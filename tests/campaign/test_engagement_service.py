@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 
 from campaign.models import Campaign, Engagement, HistoryEntry, Leader, Unit
 from campaign.rules.orders import OrderKind
-from campaign.selectors import unit_history_explains
+from campaign.selectors.entries import unit_history_explains
 from campaign.services import campaign_update, leader_attach
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from campaign.services.characters import character_create
@@ -412,7 +412,7 @@ def test_a_revert_held_up_by_a_fight_held_up_in_turn_says_the_whole_chain_newest
     on a correction of Blue 1 since: the chain is told whole, in the order the GM goes through
     it, each step by what, which unit and which day — not one step a refusal."""
     from campaign.pages import revert_blocked
-    from campaign.selectors import revert_chain
+    from campaign.selectors.reviews import revert_chain
     from campaign.services import unit_edit
 
     reds, blues = armies

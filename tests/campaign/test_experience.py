@@ -392,7 +392,7 @@ def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_b
     campaign, make_unit
 ):
     from campaign.pages import time_lines_ahead, time_lines_done
-    from campaign.selectors import advance_passings
+    from campaign.selectors.reviews import advance_passings
     from campaign.services.orders import clock_advance
 
     mech = make_unit("Holt", "Mech", quality="average", specialties=("mechanized",))

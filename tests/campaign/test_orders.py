@@ -17,7 +17,7 @@ from campaign.rules.orders import (
     order_quality,
     outside_specialties_text,
 )
-from campaign.selectors import advance_passings, orders_ahead, undo_offered
+from campaign.selectors.reviews import advance_passings, orders_ahead, undo_offered
 from campaign.services import (
     calendar_advance,
     entry_undo,

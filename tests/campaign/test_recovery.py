@@ -35,7 +35,7 @@ from campaign.rules.recovery import (
 )
 from campaign.rules.state import Status, WindowFight
 from campaign.rules.window import Spared, spared_text, window_settled, withdrawn_text
-from campaign.selectors import unit_history_explains
+from campaign.selectors.entries import unit_history_explains
 from campaign.services import (
     calendar_advance,
     entry_undo,
@@ -610,7 +610,8 @@ def test_a_save_undone_after_its_window_closed_gives_back_hits_that_die_with_it(
     campaign, make_unit
 ):
     from campaign.rules.recovery import state_problems
-    from campaign.selectors import campaign_now, unit_history_explains
+    from campaign.selectors.entries import unit_history_explains
+    from campaign.selectors.roster import campaign_now
 
     mech, save = _saved_at_ford(campaign, make_unit)
     clock_advance(campaign=campaign, hours=30)  # day 2, 06:00: Ford's 24 hours are long over
@@ -666,7 +667,7 @@ def test_each_battles_casualty_hits_die_as_their_own_24_hours_end_each_told_apar
 
 def test_a_save_undone_gives_back_the_hit_closest_to_dying_in_its_own_24_hours(campaign, make_unit):
     from campaign.rules.recovery import state_problems
-    from campaign.selectors import campaign_now
+    from campaign.selectors.roster import campaign_now
     from campaign.services import entry_undo
 
     mech = _fought_twice(campaign, make_unit)
@@ -1119,7 +1120,7 @@ def test_a_battle_entered_late_from_before_the_open_window_settles_only_its_own_
     campaign, make_unit
 ):
     from campaign.rules.recovery import state_problems
-    from campaign.selectors import campaign_now
+    from campaign.selectors.roster import campaign_now
 
     mech = make_unit("Atlas", "Mech", quality="elite", specialties=("mechanized",))
     # Every battle below: seed 5, one Hit of the 4-Hit card lost, its d6 a 4 (one BUCS hit),

@@ -9,7 +9,8 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from campaign.models import Campaign
-from campaign.selectors import campaign_can_manage, campaign_now, campaign_role
+from campaign.selectors.access import campaign_can_manage, campaign_role
+from campaign.selectors.roster import campaign_now
 from campaign.services import calendar_advance, membership_set
 
 

@@ -14,7 +14,7 @@ from campaign.models import HistoryEntry, Unit
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import taken_text
 from campaign.rules.state import Status
-from campaign.selectors import unit_history, unit_snapshot
+from campaign.selectors.entries import unit_history, unit_snapshot
 from campaign.services import (
     calendar_advance,
     medical_apply,

@@ -21,13 +21,13 @@ from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import FIELD_LABELS
 from campaign.rules.state import SNAPSHOT_FIELDS, UNIT_FIELDS, Status
 from campaign.rules.values import READERS
-from campaign.selectors import (
+from campaign.selectors.access import (
     campaign_can_manage,
     campaign_role,
     campaigns_for_user,
     invitations_for,
-    unit_history_explains,
 )
+from campaign.selectors.entries import unit_history_explains
 from campaign.services import (
     best_equipment,
     campaign_create,

@@ -12,7 +12,7 @@ from campaign.rules.damage import UnitOutcome
 from campaign.rules.orders import clock_time
 from campaign.rules.recovery import CASUALTIES, time_passes
 from campaign.rules.state import Status
-from campaign.selectors import campaign_now
+from campaign.selectors.roster import campaign_now
 from campaign.services import (
     campaign_create,
     force_create,

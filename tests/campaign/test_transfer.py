@@ -16,7 +16,8 @@ from campaign.pages import medics_left
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
-from campaign.selectors import undo_refused, unit_history_explains
+from campaign.selectors.entries import unit_history_explains
+from campaign.selectors.reviews import undo_refused
 from campaign.services import (
     calendar_advance,
     campaign_create,

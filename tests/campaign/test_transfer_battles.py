@@ -18,7 +18,7 @@ from battles.fog import seed_withheld_json
 from battles.models import Battle, BattleLog
 from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.selectors import entry_battles
+from campaign.selectors.entries import entry_battles
 from campaign.services import campaign_import, campaign_update
 from campaign.services.battles import (
     Deployment,

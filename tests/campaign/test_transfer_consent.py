@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Character, Force, Invitation, Membership
 from campaign.rules.values import MAX_PENDING_INVITATIONS
-from campaign.selectors import campaigns_for_user, invitations_for
+from campaign.selectors.access import campaigns_for_user, invitations_for
 from campaign.services import (
     campaign_create,
     campaign_import,

@@ -10,7 +10,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from campaign.models import Campaign, HistoryEntry, Leader
 from campaign.pages import medics_left
 from campaign.rules.damage import UnitOutcome
-from campaign.selectors import entries_undone, undo_offered
+from campaign.selectors.entries import entries_undone
+from campaign.selectors.reviews import undo_offered
 from campaign.services import (
     calendar_advance,
     campaign_update,
@@ -330,7 +331,7 @@ def test_the_undo_is_judged_before_it_writes_by_the_plan_a_page_reads(
 
 
 def test_an_entry_without_an_undo_says_why_in_words_and_the_rest_have_one():
-    from campaign.selectors import undo_refused
+    from campaign.selectors.reviews import undo_refused
 
     def said(kind: str, details: dict | None = None, after: dict | None = None) -> str:
         entry = HistoryEntry(kind=kind, details=details or {}, after={"morale_hits": 0})

@@ -10,22 +10,22 @@ import pytest
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.models.sql.constants import CURSOR, MULTI, NO_RESULTS
 
-from campaign import selectors
 from campaign.models import HistoryEntry, Unit
+from campaign.selectors import battle_setup
 from campaign.services import force_create
 
 
 @pytest.fixture
 def paged(monkeypatch):
     """Pages of 5 units once more than 10 are ready: a big campaign at a small one's cost."""
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
-    monkeypatch.setattr(selectors, "UNITS_A_PAGE", 5)
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", 10)
+    monkeypatch.setattr(battle_setup, "UNITS_A_PAGE", 5)
 
 
 @pytest.fixture
 def big(monkeypatch):
     """Units asked by name once more than 10 are ready."""
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", 10)
 
 
 def fill_forces(world, count: int) -> None:

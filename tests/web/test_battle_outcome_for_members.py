@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import HistoryEntry
-from campaign.selectors import applied_changes
+from campaign.selectors.reviews import applied_changes
 from campaign.services import entry_undo, leader_attach, unit_create, unit_edit, unit_move
 from tests.web.campaign_world import login
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaign.models import Campaign, CampaignBattle, Unit
-from campaign.selectors import engaged_units
+from campaign.selectors.roster import engaged_units
 from campaign.services import unit_edit
 from campaign.services.battles import Deployment, campaign_battle_apply, campaign_battle_launch
 from campaign.views.battles import SCENARIO_GONE

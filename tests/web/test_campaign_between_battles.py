@@ -15,7 +15,7 @@ from campaign.models import HistoryEntry, Unit
 from campaign.pages import Attention, medics_deadline, rally_when, rallying_text
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.recovery import days_to_rally, medical_window_closes
-from campaign.selectors import campaign_now
+from campaign.selectors.roster import campaign_now
 from campaign.services import calendar_advance, outcome_revert, unit_create, unit_edit, unit_move
 from campaign.table_forms import TRAINING_HELP
 from tests.web.campaign_world import login

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaign.models import Character, Leader, Unit
 from campaign.pages import FOUND_A_PAGE
-from campaign.selectors import LIST_EVERY_UNIT
+from campaign.selectors.battle_setup import LIST_EVERY_UNIT
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login
 from tests.web.paging import fill_companies, link, rows_read, unit_named

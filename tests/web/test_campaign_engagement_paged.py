@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign import selectors
 from campaign.models import Engagement, HistoryEntry, Unit
+from campaign.selectors import battle_setup
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces, rows_read, side_rows, unit_named
 
@@ -100,7 +100,7 @@ def test_a_paged_engagement_with_a_unit_out_of_action_writes_nothing(client, wor
 
 
 def test_a_small_campaigns_engagement_form_still_lists_every_unit(client, world, monkeypatch):
-    monkeypatch.setattr(selectors, "UNITS_A_PAGE", 5)
+    monkeypatch.setattr(battle_setup, "UNITS_A_PAGE", 5)
     fill_forces(world, 4)
     response = login(client, world, "gm").get(_url(world))
     assert response.context["form"].paged is None

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Campaign, Character, Force, HistoryEntry, Invitation, Membership, Unit
-from campaign.selectors import campaign_role
+from campaign.selectors.access import campaign_role
 from campaign.services import (
     campaign_create,
     campaign_hand_over,

@@ -14,7 +14,7 @@ from django.utils import timezone
 from campaign.pages import since_last_visit, unit_story_lines
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import story_text
-from campaign.selectors import unit_story
+from campaign.selectors.entries import unit_story
 from campaign.services import calendar_advance, outcome_apply, unit_create, unit_edit
 from tests.web.campaign_world import login
 

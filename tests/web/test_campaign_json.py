@@ -78,7 +78,7 @@ def test_a_units_history_in_its_json_reads_as_on_its_page(client, world):
     import re
 
     from campaign.pages import entry_line
-    from campaign.selectors import unit_history
+    from campaign.selectors.entries import unit_history
 
     data = _get(login(client, world, "player"), "unit-json", world, world.unit.pk)
     fought = [e for e in data["history"] if e["battle"] == world.engine_battle.battle_id]
@@ -159,7 +159,7 @@ def test_a_units_json_gives_its_history_a_page_at_a_time_in_the_same_few_queries
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from campaign.selectors import UNIT_STORY_PAGE
+    from campaign.selectors.entries import UNIT_STORY_PAGE
     from tests.web.paging import add_notes
 
     login(client, world, "player")

@@ -14,7 +14,7 @@ from django.urls import reverse
 from campaign import tasks
 from campaign.models import Campaign, Membership, Unit
 from campaign.pages import since_last_visit, unit_story_lines
-from campaign.selectors import unit_story
+from campaign.selectors.entries import unit_story
 from campaign.services import calendar_advance, campaign_update, unit_create, unit_edit
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 from campaign.services.notices import campaign_notices_send, notices_set
@@ -440,7 +440,7 @@ def test_a_backlog_of_news_is_told_by_its_latest_changes_and_how_many_are_left_o
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from campaign.selectors import notice_entries
+    from campaign.selectors.timeline import notice_entries
     from campaign.services import notices
 
     monkeypatch.setattr(notices, "NOTICE_ENTRIES_MOST", 5)

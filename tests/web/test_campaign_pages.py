@@ -631,7 +631,7 @@ def test_a_table_battles_sheet_prints_the_cards_its_units_orders_gave_them(clien
 
 
 def test_a_long_history_shows_its_latest_entries_and_pages_through_each_once(client, world):
-    from campaign.selectors import UNIT_STORY_PAGE
+    from campaign.selectors.entries import UNIT_STORY_PAGE
     from campaign.services.battles import campaign_battle_revert
 
     gm = world.users["gm"]
@@ -665,7 +665,7 @@ def test_a_long_history_shows_its_latest_entries_and_pages_through_each_once(cli
 def test_a_units_history_is_newest_first_numbered_from_its_latest_entry(client, world):
     """One order on every screen, the server's: the latest entry first, numbered as its place
     in the whole history counting down, the words above and the pager saying so."""
-    from campaign.selectors import UNIT_STORY_PAGE
+    from campaign.selectors.entries import UNIT_STORY_PAGE
 
     count = 2 * UNIT_STORY_PAGE + 10
     add_notes(world.unit, [1] * count)
@@ -1304,7 +1304,7 @@ def test_the_forces_table_says_how_many_ready_units_a_battle_not_yet_applied_hol
     """The Forces table counted a unit in a battle awaiting review as ready, while the list
     under it said it goes into no other fight: the count says how many of them are still in a
     battle, and no longer once its outcome is applied."""
-    from campaign.selectors import engaged_battles
+    from campaign.selectors.roster import engaged_battles
 
     held = Unit.objects.filter(
         pk__in=list(engaged_battles(campaign=world.campaign)), force=world.force, status="ready"

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaign import selectors
 from campaign.models import CampaignBattle, HistoryEntry, Unit
+from campaign.selectors import battle_setup
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces, rows_read, side_rows, unit_named
 
@@ -142,7 +142,7 @@ def test_a_paged_result_the_service_refuses_records_nothing(client, world, paged
 
 
 def test_too_many_units_put_on_a_side_of_a_result_are_refused(client, world, paged, monkeypatch):
-    monkeypatch.setattr(selectors, "CHOSEN_AT_MOST", 4)
+    monkeypatch.setattr(battle_setup, "CHOSEN_AT_MOST", 4)
     fill_forces(world, 20)
     login(client, world, "gm")
     data = _sent(client.get(_url(world)))

@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import selectors
 from campaign.models import Campaign, HistoryEntry, Unit
+from campaign.selectors import battle_setup
 from campaign.views import actions
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def shaken(world, monkeypatch):
     """Pages of 5 once more than 10 units change; 12 shaken units a force, each a Morale hit."""
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 10)
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", 10)
     monkeypatch.setattr(actions, "REVIEW_PAGE", 5)
     fill_forces(world, 12)
     filler = Unit.objects.filter(name__regex=r"^(Red|Blue) \d\d$")

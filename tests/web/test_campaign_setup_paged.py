@@ -14,8 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign import selectors, units_offered
+from campaign import units_offered
 from campaign.models import CampaignBattle, Unit
+from campaign.selectors import battle_setup
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces, rows_read, unit_named
 
@@ -178,7 +179,7 @@ def test_a_small_campaigns_launch_with_a_unit_gone_out_of_action_since_writes_no
 
 
 def test_too_many_units_put_on_a_side_are_refused(client, world, paged, monkeypatch):
-    monkeypatch.setattr(selectors, "CHOSEN_AT_MOST", 4)
+    monkeypatch.setattr(battle_setup, "CHOSEN_AT_MOST", 4)
     fill_forces(world, 20)
     login(client, world, "gm")
     data = _sent(client.get(_url(world), {"scenario": "crossroads"}))
@@ -224,7 +225,7 @@ def test_a_paged_form_says_a_force_has_no_unit_fit_as_a_small_ones_does_in_the_s
         # Held back in the battle whose outcome is not applied: "Still in ...".
         held = [pk for pks in world.table_battle.sides.values() for pk in pks]
         Unit.objects.filter(force=world.enemy, pk__in=held).update(status="ready")
-        fighting = selectors.units_to_fight(campaign=world.campaign)
+        fighting = battle_setup.units_to_fight(campaign=world.campaign)
         (expected,) = units_offered._unfit(fighting.free, fighting.out_of_action, fighting.engaged)
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url, {"scenario": "crossroads"})

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Unit
-from campaign.selectors import engaged_units
+from campaign.selectors.roster import engaged_units
 from campaign.services import unit_edit
 from tests.web.campaign_world import login
 from tests.web.test_campaign_battles import _free_all, _setup_data, _url

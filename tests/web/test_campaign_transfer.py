@@ -348,7 +348,7 @@ def test_a_stranger_who_edits_the_files_gm_puts_no_one_in_their_campaign(
 def test_an_invitation_brings_only_what_accepting_it_hands_over(client, world, django_user_model):
     """A force an invitation held that the GM has given someone since, or a character given a
     player, no longer waits for its invitee: the dashboard, "My campaigns" and the link's page
-    leave it out, as accepting does (`selectors.invitation_holds`), reading what every
+    leave it out, as accepting does (`access.invitation_holds`), reading what every
     invitation brings in the same few queries however many wait."""
     campaign, gm = world.campaign, world.users["gm"]
     zed = django_user_model.objects.create_user("zed")

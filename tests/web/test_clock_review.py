@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign, Unit
 from campaign.rules.damage import UnitOutcome
-from campaign.selectors import campaign_now
+from campaign.selectors.roster import campaign_now
 from campaign.services import outcome_apply, unit_create, unit_edit
 from campaign.services.characters import character_create
 from campaign.services.notices import notice_lines

@@ -16,7 +16,7 @@ from django.utils.text import capfirst
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, Unit
 from campaign.pages import FIRST_VISIT_LINES, since_last_visit, unit_story_lines
-from campaign.selectors import unit_story
+from campaign.selectors.entries import unit_story
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 
 pytestmark = pytest.mark.django_db

@@ -22,7 +22,7 @@ from campaign.pages import (
     units_count_text,
     units_needing_attention,
 )
-from campaign.selectors import campaign_now
+from campaign.selectors.roster import campaign_now
 from campaign.services import calendar_advance, unit_edit
 from tests.web.test_campaign_pages import _words
 

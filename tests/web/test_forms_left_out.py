@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import CampaignBattle, Unit
-from campaign.selectors import engaged_units
+from campaign.selectors.roster import engaged_units
 from campaign.services import unit_edit
 from tests.web.campaign_world import login, raise_units
 from tests.web.test_campaign_battles import _ready_all, _url

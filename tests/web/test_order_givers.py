@@ -1,6 +1,6 @@
 """The GM's Order form names, beside each character it offers, the units that character orders:
 a player's character orders its player's forces and the unit it leads, an NPC any unit
-(`selectors.command_refused`): the GM learns it before choosing a unit, not from a refusal."""
+(`access.command_refused`): the GM learns it before choosing a unit, not from a refusal."""
 
 from __future__ import annotations
 

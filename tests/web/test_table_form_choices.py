@@ -81,17 +81,17 @@ def test_the_training_form_says_an_experienced_unit_is_as_high_as_training_goes(
 def test_a_campaign_with_as_many_ready_units_as_a_form_lists_still_lists_them(
     client, world, monkeypatch
 ):
-    """Up to `selectors.LIST_EVERY_UNIT` ready units the table's forms list them, that many
+    """Up to `battle_setup.LIST_EVERY_UNIT` ready units the table's forms list them, that many
     included; one more and the GM types the unit's name."""
-    from campaign import selectors
-    from campaign.selectors import ready_count
+    from campaign.selectors import battle_setup
+    from campaign.selectors.battle_setup import ready_count
 
     _, _, ready = _table_units(world)
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", ready_count(campaign=world.campaign))
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", ready_count(campaign=world.campaign))
     login(client, world, "gm")
     label = f"{ready.name} ({ready.force.name})"
     assert _offered(_page(client, world, "orders"), "order-form", "unit") == [label]
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", ready_count(campaign=world.campaign) - 1)
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", ready_count(campaign=world.campaign) - 1)
     form = _page(client, world, "orders").split('id="order-form"')[1].split("</form>")[0]
     assert '<select name="unit"' not in form and 'name="unit"' in form
 
@@ -100,7 +100,7 @@ def test_a_check_with_as_many_ready_units_as_it_lists_still_lists_them(client, w
     """Up to `CHECK_LISTS_AT_MOST` ready units a check's fields list them, that many included;
     one more and its unit is typed, the ready ones suggested."""
     from campaign import table_forms
-    from campaign.selectors import ready_count
+    from campaign.selectors.battle_setup import ready_count
 
     _, _, ready = _table_units(world)
     count = ready_count(campaign=world.campaign)
@@ -116,17 +116,17 @@ def test_a_check_with_as_many_ready_units_as_it_lists_still_lists_them(client, w
 def test_a_campaign_with_as_many_living_characters_as_a_form_lists_still_lists_them(
     client, world, monkeypatch
 ):
-    from campaign import selectors
+    from campaign.selectors import battle_setup
 
     gm = world.users["gm"]
     for name in ("Lt. Ash", "Sgt. Birch"):
         character_create(campaign=world.campaign, name=name, hit_points=10, actor=gm)
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 2)
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", 2)
     login(client, world, "gm")
     form = _page(client, world, "characters").split('id="heal-form"')[1].split("</form>")[0]
     assert '<select name="character"' in form
     assert "Lt. Ash (10 of 10 hit points)" in form
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 1)
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", 1)
     form = _page(client, world, "characters").split('id="heal-form"')[1].split("</form>")[0]
     assert '<select name="character"' not in form and 'name="character"' in form
 
@@ -158,13 +158,13 @@ def test_a_character_typed_by_name_in_another_case_is_found_only_when_one_name_f
 ):
     """A campaign with more living characters than a form lists asks them by name: one typed
     in another case is found when only one name fits it, and refused when two do."""
-    from campaign import selectors
+    from campaign.selectors import battle_setup
 
     gm = world.users["gm"]
     ash = character_create(campaign=world.campaign, name="Lt. Ash", hit_points=12, actor=gm)
     character_create(campaign=world.campaign, name="Sgt. Birch", hit_points=12, actor=gm)
     Character.objects.filter(pk=ash.pk).update(hit_points=3)
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 1)
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", 1)
     login(client, world, "gm")
     url = reverse("campaign:character-heal", args=[world.campaign.pk])
     heal = {"hit_points": "2", "reason": "rests a night"}
@@ -255,14 +255,14 @@ def test_the_join_form_offers_the_survivor_of_a_destroyed_unit_as_leading_nothin
 def test_a_trainer_typed_by_name_who_trains_no_unit_is_refused_by_the_form(
     client, world, monkeypatch
 ):
-    from campaign import selectors
+    from campaign.selectors import battle_setup
 
     _, _, ready = _table_units(world)
     gm = world.users["gm"]
     character_create(campaign=world.campaign, name="Maj. Kane", hit_points=12,
                      feats=["special_forces"], actor=gm)  # fmt: skip
     character_create(campaign=world.campaign, name="Sgt. Birch", hit_points=12, actor=gm)
-    monkeypatch.setattr(selectors, "LIST_EVERY_UNIT", 1)
+    monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", 1)
     login(client, world, "gm")
     url = reverse("campaign:character-train", args=[world.campaign.pk])
     unit = f"{ready.name} ({ready.force.name})"
@@ -276,7 +276,7 @@ def test_a_trainer_typed_by_name_who_trains_no_unit_is_refused_by_the_form(
 
 def test_a_check_that_lists_its_units_suggests_no_names_to_type(client, world, monkeypatch):
     from campaign import table_forms
-    from campaign.selectors import ready_count
+    from campaign.selectors.battle_setup import ready_count
 
     _, _, ready = _table_units(world)
     login(client, world, "gm")
