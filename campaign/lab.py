@@ -180,7 +180,7 @@ def lab_run(
     """Play and measure `campaigns` seeded campaigns of `battles` battles; nothing is kept.
 
     The forces are the demo's (the ruleset's default forces), or those of a campaign export
-    (`campaign.transfer.campaign_export`), whose ruleset then rules.
+    (`campaign.transfer.export.campaign_export`), whose ruleset then rules.
     """
     if export is not None:
         ruleset = export.get("campaign", {}).get("ruleset", ruleset)

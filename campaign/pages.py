@@ -2835,7 +2835,7 @@ def undo_blocked_lede(entry: HistoryEntry) -> str:
 def undo_problems(campaign: Campaign, entry: HistoryEntry) -> list[str]:
     """Why the unit's Undo of ``entry``, its latest change, would be refused as the campaign
     stands now, in sentences: what the Undo itself judges before it writes
-    (`outcomes.revert_plan`: a unit of its name in the force it left, a battle not applied yet,
+    (`reverts.revert_plan`: a unit of its name in the force it left, a battle not applied yet,
     a leader who leads another unit now...); none when it would be undone."""
     # Imported here: the services import this module.
     from campaign.services.reverts import revert_plan

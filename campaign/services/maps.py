@@ -18,7 +18,7 @@ from battles.services import BattleInputError, scenario_from_text
 from campaign.models import Campaign, SavedMap
 from campaign.rules.values import TURN_LIMIT_MAX
 from campaign.services._record import locked, name_taken, require_manager, text_given
-from campaign.transfer import unstorable_paths
+from campaign.transfer.storable import unstorable_paths
 
 SPOT_CARD = {
     "name": "Deployment spot",

@@ -45,6 +45,7 @@ from campaign.rules.values import (
     MAX_FORCES_PER_CAMPAIGN,
     MAX_MEMBERS_PER_CAMPAIGN,
     MAX_PENDING_INVITATIONS,
+    NAME_LENGTH,
 )
 from campaign.selectors.access import campaigns_for_user, invitee_key, invitee_keys, with_holdings
 from campaign.services._record import (
@@ -58,7 +59,14 @@ from campaign.services._record import (
 from campaign.services.battles import NOTIFY_TASK
 from campaign.services.checks import contest_entries_renamed
 from campaign.services.members import invitation_send
-from campaign.transfer import (
+from campaign.transfer.battles import REFIGHT_MOST, check_battles, check_refought
+from campaign.transfer.bounds import check_counts, past_most
+from campaign.transfer.campaign_settings import check_settings
+from campaign.transfer.characters import check_characters
+from campaign.transfer.checker import Checker, _text, check_ruleset
+from campaign.transfer.export import refs_translate
+from campaign.transfer.forces import check_force
+from campaign.transfer.format import (
     BATTLE_VALUES,
     CAMPAIGN_FORMAT,
     CHARACTER_DETAILS,
@@ -66,34 +74,23 @@ from campaign.transfer import (
     ENGINE_VALUES,
     FORCE_FORMAT,
     LARGEST_DAY,
-    NAME_LENGTH,
     NEWER_SETTINGS,
     ORDER_VALUES,
     RECORD_DETAILS,
     SETTINGS,
     TABLE_ROLL_VALUES,
-    USERNAME_LONGEST,
-    Checker,
-    KeyCheck,
-    _text,
-    check_characters,
-    check_counts,
-    check_engagements,
-    check_force,
-    check_header,
-    check_invitations,
-    check_maps,
-    check_members,
-    check_orders,
-    check_record_links,
-    check_ruleset,
-    check_settings,
-    check_story,
-    check_table_rolls,
-    past_most,
-    refs_translate,
 )
-from campaign.transfer_battles import REFIGHT_MOST, check_battles, check_refought
+from campaign.transfer.header import check_header
+from campaign.transfer.maps import check_maps
+from campaign.transfer.members import USERNAME_LONGEST, check_invitations, check_members
+from campaign.transfer.orders import check_orders
+from campaign.transfer.records import (
+    KeyCheck,
+    check_engagements,
+    check_record_links,
+    check_table_rolls,
+)
+from campaign.transfer.story import check_story
 from units.models import UnitType
 from units.words import and_words, given, value_shown
 

@@ -102,7 +102,7 @@ from campaign.services.maps import (
 )
 from campaign.services.orders import orders_under_way
 from campaign.templatetags.sentences import as_sentence
-from campaign.transfer import FORMAT_KINDS
+from campaign.transfer.format import FORMAT_KINDS
 from campaign.units_offered import units_offered
 from campaign.views._common import (
     action_done,

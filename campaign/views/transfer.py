@@ -28,7 +28,9 @@ from campaign.forms import CampaignImportForm
 from campaign.services import campaign_import
 from campaign.services.going_in import printed_roster
 from campaign.services.transfer import campaign_import_summary
-from campaign.transfer import campaign_export, export_text, import_problems, roster_rows
+from campaign.transfer.export import campaign_export, export_text
+from campaign.transfer.problems import import_problems
+from campaign.transfer.roster import roster_rows
 from config.security import megabytes
 
 IMPORT = "campaign/import.html"

@@ -809,7 +809,7 @@ def test_a_unit_raised_or_a_force_imported_is_dated_by_the_campaign_day_as_store
     campaign, force, cards
 ):
     from campaign.services import force_import
-    from campaign.transfer import force_export
+    from campaign.transfer.export import force_export
 
     stale_force = Force.objects.select_related("campaign").get(pk=force.pk)
     stale = Campaign.objects.get(pk=campaign.pk)

@@ -34,7 +34,7 @@ from campaign.services import (
 )
 from campaign.services.maps import saved_map_create
 from campaign.services.transfer import campaign_import_summary
-from campaign.transfer import campaign_export, export_text, force_export
+from campaign.transfer.export import campaign_export, export_text, force_export
 from tests.campaign.invited import accept_every_invitation
 from units.words import value_shown
 
@@ -924,8 +924,9 @@ def table_records(at_the_table, make_unit, enemy, cards, cast):
 
 
 def _unit_references(data):
-    """Every unit a log or a result names, as `campaign.transfer.refs_translate` finds them."""
-    from campaign.transfer import refs_translate
+    """Every unit a log or a result names, as `campaign.transfer.export.refs_translate` finds
+    them."""
+    from campaign.transfer.export import refs_translate
 
     found = []
     refs_translate(data, lambda key: found.append(key) or key)

@@ -28,7 +28,7 @@ from campaign.services.battles import (
     campaign_battle_revert,
     campaign_battle_settle,
 )
-from campaign.transfer import campaign_export, export_text
+from campaign.transfer.export import campaign_export, export_text
 from tests.campaign.invited import accept_every_invitation
 
 CROSSROADS = Path(__file__).resolve().parents[2] / "battles/engine/scenarios/crossroads.json"

@@ -23,7 +23,8 @@ from campaign.rules.values import (
     MAX_MEMBERS_PER_CAMPAIGN,
 )
 from campaign.services import campaign_create, campaign_import, force_import
-from campaign.transfer import IMPORT_MOST, campaign_export, force_export, import_counts
+from campaign.transfer.bounds import IMPORT_MOST, import_counts
+from campaign.transfer.export import campaign_export, force_export
 from tests.campaign import test_transfer, test_transfer_battles
 from tests.campaign.test_transfer import counts
 
@@ -155,7 +156,7 @@ def test_a_force_moving_into_a_full_campaign_is_refused_writing_nothing(played):
 def test_a_log_longer_than_the_engine_writes_is_refused_before_its_events_are_read(
     fought, monkeypatch
 ):
-    import campaign.transfer_battles as transfer_battles
+    import campaign.transfer.battles as transfer_battles
 
     data = campaign_export(campaign=fought)
     events = len(json.loads(data["battles"][0]["engine"]["log"])["events"])
@@ -171,7 +172,7 @@ def test_a_log_longer_than_the_engine_writes_is_refused_before_its_events_are_re
 
 
 def test_a_log_as_long_as_a_battles_log_may_be_is_imported(fought, monkeypatch):
-    import campaign.transfer_battles as transfer_battles
+    import campaign.transfer.battles as transfer_battles
 
     data = campaign_export(campaign=fought)
     logs = [battle["engine"]["log"] for battle in data["battles"] if battle["engine"]]

@@ -26,12 +26,8 @@ from campaign.services import (
 )
 from campaign.services.characters import character_create
 from campaign.services.transfer import campaign_import_summary
-from campaign.transfer import (
-    _invitations_export,
-    campaign_export,
-    export_text,
-    import_problems,
-)
+from campaign.transfer.export import _invitations_export, campaign_export, export_text
+from campaign.transfer.problems import import_problems
 from tests.campaign.invited import accept_every_invitation
 
 

@@ -65,7 +65,7 @@ def test_the_schema_is_itself_valid():
 
 
 def test_a_log_edited_by_hand_is_refused_by_the_schema_naming_each_field():
-    # What an import reads a log from another site with (campaign.transfer_battles.check_log).
+    # What an import reads a log from another site with (campaign.transfer.battles.check_log).
     log = json.loads(run_battle(load_scenario(EXAMPLES["crossroads"]), seed=1).log_json())
     assert list(log_problems(log)) == []
     turn = next(i for i, e in enumerate(log["events"]) if e["kind"] == "turn_start")

@@ -13,7 +13,7 @@ from battles.models import Battle
 from battles.services import BattleInputError, battle_launch
 from campaign.models import Campaign, Force
 from campaign.services.transfer import campaign_import, force_import
-from campaign.transfer import campaign_export, force_export
+from campaign.transfer.export import campaign_export, force_export
 from tests.fuzz.test_scenarios import REFERENCE
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign.services.transfer import campaign_import, force_import
-from campaign.transfer import campaign_export, force_export
+from campaign.transfer.export import campaign_export, force_export
 from tests.fuzz.conftest import FUZZ
 from tests.fuzz.inputs import JSON, mutated
 

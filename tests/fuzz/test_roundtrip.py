@@ -11,7 +11,7 @@ from battles.models import Battle, OddsRun
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Membership, Unit
 from campaign.services.transfer import campaign_import
-from campaign.transfer import campaign_export
+from campaign.transfer.export import campaign_export
 from tests.campaign.invited import accept_every_invitation
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.urls import reverse
 from campaign.models import STORY_TEXT, StoryEntry
 from campaign.services import calendar_advance, campaign_import
 from campaign.services.story import story_note_add, story_note_remove
-from campaign.transfer import campaign_export
+from campaign.transfer.export import campaign_export
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db

@@ -34,7 +34,8 @@ from campaign.services import (
 )
 from campaign.services.characters import character_create
 from campaign.services.maps import saved_map_create
-from campaign.transfer import csv_cell, force_export
+from campaign.transfer.export import force_export
+from campaign.transfer.roster import csv_cell
 from tests.campaign.invited import accept_every_invitation
 from tests.web.campaign_world import CROSSROADS, login
 from tests.workers import ROOT, project_env

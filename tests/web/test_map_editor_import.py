@@ -2,7 +2,8 @@
 field, that is no map it can draw.
 
 The reading is ``mapFileRead`` in ``campaign/static/campaign/map-editor.js``; these run it under
-Node, with the site's exports as the editor page gives them (``campaign.transfer.FORMAT_KINDS``).
+Node, with the site's exports as the editor page gives them
+(``campaign.transfer.format.FORMAT_KINDS``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import pytest
 
 from battles.jsontext import read_json
-from campaign.transfer import FORMAT_KINDS
+from campaign.transfer.format import FORMAT_KINDS
 from tests.web.node import ROOT, needs_node, node_call
 
 EDITOR_JS = ROOT / "campaign/static/campaign/map-editor.js"

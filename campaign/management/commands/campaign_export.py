@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.models import Campaign
-from campaign.transfer import campaign_export, export_text
+from campaign.transfer.export import campaign_export, export_text
 
 
 class Command(BaseCommand):

@@ -20,7 +20,7 @@ from django.db import transaction
 from battles.jsontext import read_json
 from campaign.services import campaign_import
 from campaign.services.transfer import campaign_import_summary
-from campaign.transfer import import_problem_text, import_problems
+from campaign.transfer.problems import import_problem_text, import_problems
 from units.words import given
 
 

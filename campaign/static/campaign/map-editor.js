@@ -66,7 +66,7 @@
   // why not in the words the campaign import uses for a file (battles/jsontext.py): empty, cut
   // short, not JSON (where it stops being JSON: the browser's own message differs from one
   // browser to the next), or one of the site's exports, which is no map (`exports`: each
-  // export's "format" and what it is of, campaign.transfer.FORMAT_KINDS).
+  // export's "format" and what it is of, campaign.transfer.format.FORMAT_KINDS).
   function mapFileRead(text, exports, what) {
     what = what || "That file";
     if (!String(text).trim()) { return { why: what + " is empty." }; }

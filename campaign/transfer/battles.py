@@ -1,7 +1,7 @@
 """Check the battles of a campaign's export before an import: each battle's record, the units
 that fought it by the export's keys, and the engine's battle behind it with its log, which must
 be this battle's, replay to its result and, fought again, be the log the engine writes
-(`check_refought`). Errors are named by path, as in `campaign.transfer`.
+(`check_refought`). Errors are named by path, as in `campaign.transfer.checker`.
 """
 
 from __future__ import annotations
@@ -34,16 +34,9 @@ from campaign.models import (
 from campaign.rules.bridge import BridgeError
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.orders import HOURS_PER_DAY
-from campaign.transfer import (
-    BATTLE_KEYS,
-    ENGINE_KEYS,
-    LARGEST_DAY,
-    Checker,
-    KeyCheck,
-    _text,
-    _whole,
-    created_at_problem,
-)
+from campaign.transfer.checker import Checker, _text, _whole, created_at_problem
+from campaign.transfer.format import BATTLE_KEYS, ENGINE_KEYS, LARGEST_DAY
+from campaign.transfer.records import KeyCheck
 from units.bucs import Equipment, Quality
 from units.words import given, value_shown
 
