@@ -123,7 +123,8 @@ from campaign.services.notices import notices_set
 from campaign.services.quick import quick_resolve_preview
 from campaign.services.recovery import medics_text, time_reviewed
 from campaign.services.story import story_note_add, story_note_remove
-from campaign.table_forms import QuickResolveForm, UnitTrainForm
+from campaign.table_forms.characters import UnitTrainForm
+from campaign.table_forms.engagements import QuickResolveForm
 from campaign.views._common import (
     action_done,
     base_context,

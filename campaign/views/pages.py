@@ -119,7 +119,9 @@ from campaign.services.orders import (
     orders_under_way,
 )
 from campaign.services.roster import unit_remove_refusal, unit_zone_refusal
-from campaign.table_forms import QuickResolveForm, UnitTrainForm, order_under_way_text
+from campaign.table_forms.characters import UnitTrainForm
+from campaign.table_forms.engagements import QuickResolveForm
+from campaign.table_forms.orders import order_under_way_text
 from campaign.views._common import base_context, return_path
 from config.pagecache import cached_page, row_key
 from units.bucs import Equipment, Quality

@@ -86,26 +86,18 @@ from campaign.services.orders import (
     orders_under_way,
     replaced_when,
 )
-from campaign.table_forms import (
-    CHECK_UNITS_LIST,
-    SITUATION_LABELS,
-    CallOffForm,
+from campaign.table_forms.characters import (
     CharacterForm,
-    ClockForm,
-    ContestForm,
-    EngagementForm,
     HealForm,
     JoinForm,
-    OrderForm,
     RallyForm,
-    RequisitionForm,
-    RevertEngagementForm,
-    SkillCheckForm,
     TrainByForm,
-    check_units_suggested,
-    order_under_way_text,
-    requisition_asked,
 )
+from campaign.table_forms.check_fields import CHECK_UNITS_LIST, check_units_suggested
+from campaign.table_forms.checks import ContestForm, SkillCheckForm
+from campaign.table_forms.engagements import SITUATION_LABELS, EngagementForm, RevertEngagementForm
+from campaign.table_forms.orders import CallOffForm, ClockForm, OrderForm, order_under_way_text
+from campaign.table_forms.requisition import RequisitionForm, requisition_asked
 from campaign.views._common import (
     as_before_text,
     base_context,

@@ -17,13 +17,24 @@ from hypothesis import strategies as st
 
 from battles.selectors import reference_scenarios
 from campaign import forms as campaign_forms
-from campaign import table_forms
 from campaign import urls as campaign_urls
 from campaign.battle_forms import BattleSetupForm, TableResultForm
 from campaign.models import HistoryEntry, Unit
 from campaign.services import invitation_send
 from campaign.services.characters import character_create
 from campaign.services.orders import LISTED_HOURS_MAX, order_give
+from campaign.table_forms.characters import (
+    CharacterForm,
+    HealForm,
+    JoinForm,
+    RallyForm,
+    TrainByForm,
+    UnitTrainForm,
+)
+from campaign.table_forms.checks import ContestForm, SkillCheckForm
+from campaign.table_forms.engagements import EngagementForm, QuickResolveForm, RevertEngagementForm
+from campaign.table_forms.orders import CallOffForm, ClockForm, OrderForm
+from campaign.table_forms.requisition import RequisitionForm
 from tests.fuzz.conftest import FUZZ
 from tests.fuzz.inputs import GARBAGE, JSON, base_value, form_data, near_valid
 from tests.web.campaign_world import World, login
@@ -35,20 +46,20 @@ CROSSROADS = json.loads(
 )
 NAMES = [p.name for p in campaign_urls.urlpatterns]
 TABLE_FORMS = {
-    "character-create": table_forms.CharacterForm,
-    "character-join": table_forms.JoinForm,
-    "character-train": table_forms.TrainByForm,
-    "unit-train": table_forms.UnitTrainForm,
-    "character-rally": table_forms.RallyForm,
-    "character-heal": table_forms.HealForm,
-    "order-give": table_forms.OrderForm,
-    "order-call-off": table_forms.CallOffForm,
-    "clock-advance": table_forms.ClockForm,
-    "engagement-setup": table_forms.EngagementForm,
-    "engagement-revert": table_forms.RevertEngagementForm,
-    "skill-check": table_forms.SkillCheckForm,
-    "contest": table_forms.ContestForm,
-    "requisition": table_forms.RequisitionForm,
+    "character-create": CharacterForm,
+    "character-join": JoinForm,
+    "character-train": TrainByForm,
+    "unit-train": UnitTrainForm,
+    "character-rally": RallyForm,
+    "character-heal": HealForm,
+    "order-give": OrderForm,
+    "order-call-off": CallOffForm,
+    "clock-advance": ClockForm,
+    "engagement-setup": EngagementForm,
+    "engagement-revert": RevertEngagementForm,
+    "skill-check": SkillCheckForm,
+    "contest": ContestForm,
+    "requisition": RequisitionForm,
 }
 
 
@@ -90,7 +101,7 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
             initial=campaign_forms.UnitEditForm.initial_for(world.unit)
         )
     elif name == "quick-resolve":
-        form = table_forms.QuickResolveForm(campaign=campaign)
+        form = QuickResolveForm(campaign=campaign)
         attackers = [u for u in units if u.force_id == world.force.pk] or [world.unit]
         defenders = [u for u in units if u.force_id == world.enemy.pk] or [world.enemy_unit]
         overrides = {"attacker": str(attackers[0].pk), "defender": str(defenders[0].pk)}
@@ -99,8 +110,8 @@ def _form_for(name: str, world: World) -> tuple[forms.Form, dict[str, Any], dict
             character_create(campaign=campaign, name="Sgt. Fuzz", hit_points=10,
                              feats=["special_forces", "strategist"])  # fmt: skip
         form_class = TABLE_FORMS[name]
-        plain = form_class in (table_forms.ClockForm,
-                               table_forms.RevertEngagementForm)  # fmt: skip
+        plain = form_class in (ClockForm,
+                               RevertEngagementForm)  # fmt: skip
         form = form_class() if plain else form_class(campaign=campaign)
         if name == "engagement-setup":
             overrides = {f"side_{world.unit.pk}": "attackers",

@@ -17,7 +17,7 @@ from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.recovery import days_to_rally, medical_window_closes
 from campaign.selectors.roster import campaign_now
 from campaign.services import calendar_advance, outcome_revert, unit_create, unit_edit, unit_move
-from campaign.table_forms import TRAINING_HELP
+from campaign.table_forms.characters import TRAINING_HELP
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db

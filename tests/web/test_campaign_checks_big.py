@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import TableRoll, Unit
-from campaign.table_forms import CANNOT_ALONE_UNNAMED
+from campaign.table_forms.checks import CANNOT_ALONE_UNNAMED
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces, rows_read, unit_named
 
@@ -147,9 +147,9 @@ def test_a_check_by_name_finds_units_and_forces_whose_names_hold_brackets(client
 def test_a_contest_by_name_and_its_helper_lines_are_bounded(client, world, big, monkeypatch):
     fill_forces(world, 20)
     login(client, world, "gm")
-    from campaign import table_forms
+    from campaign.table_forms import named_units
 
-    monkeypatch.setattr(table_forms, "HELPERS_AT_MOST", 2)
+    monkeypatch.setattr(named_units, "HELPERS_AT_MOST", 2)
     data = {"active": "Red 01", "active_helpers": "Red 02\nRed 03\nRed 04",
             "resisting": "Blue 01", "resisting_helpers": "", "seed": "1"}  # fmt: skip
     refused = client.post(_url(world, "contest"), data)

@@ -7,14 +7,15 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from campaign import table_forms, units_offered
+from campaign import units_offered
 from campaign.services import campaign_create, force_create, invitation_send, membership_set
+from campaign.table_forms import character_fields, requisition
 from tests.web.campaign_world import login, world  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 NO_UNITS = escape(units_offered.NO_UNITS)
-NO_CHARACTERS = escape(table_forms.NO_CHARACTERS)
+NO_CHARACTERS = escape(character_fields.NO_CHARACTERS)
 
 
 @pytest.fixture
@@ -116,7 +117,7 @@ def test_a_requisition_in_a_campaign_with_no_forces_says_how_to_raise_one(
     world,  # noqa: F811
     blank,
 ):
-    no_forces = escape(table_forms.NO_FORCES)
+    no_forces = escape(requisition.NO_FORCES)
     assert no_forces in _form(_page(client, world, blank, "checks"), "requisition-form")
     assert no_forces not in _page(client, world, world.campaign, "checks")
 

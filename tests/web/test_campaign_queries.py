@@ -16,7 +16,7 @@ from campaign.models import HistoryEntry, Unit
 from campaign.services import campaign_create, force_create, membership_set
 from campaign.services.battles import campaign_battle_record
 from campaign.services.characters import character_create
-from campaign.table_forms import QuickResolveForm
+from campaign.table_forms.engagements import QuickResolveForm
 from tests.web.campaign_world import login, raise_units
 from tests.web.paging import add_notes, rows_read
 from units.models import Ruleset

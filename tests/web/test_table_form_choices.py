@@ -99,18 +99,18 @@ def test_a_campaign_with_as_many_ready_units_as_a_form_lists_still_lists_them(
 def test_a_check_with_as_many_ready_units_as_it_lists_still_lists_them(client, world, monkeypatch):
     """Up to `CHECK_LISTS_AT_MOST` ready units a check's fields list them, that many included;
     one more and its unit is typed, the ready ones suggested."""
-    from campaign import table_forms
     from campaign.selectors.battle_setup import ready_count
+    from campaign.table_forms import check_fields
 
     _, _, ready = _table_units(world)
     count = ready_count(campaign=world.campaign)
-    monkeypatch.setattr(table_forms, "CHECK_LISTS_AT_MOST", count)
+    monkeypatch.setattr(check_fields, "CHECK_LISTS_AT_MOST", count)
     login(client, world, "gm")
     label = f"{ready.name} ({ready.force.name})"
     assert _offered(_page(client, world, "checks"), "skill-form", "lead") == [label]
-    monkeypatch.setattr(table_forms, "CHECK_LISTS_AT_MOST", count - 1)
+    monkeypatch.setattr(check_fields, "CHECK_LISTS_AT_MOST", count - 1)
     form = _page(client, world, "checks").split('id="skill-form"')[1].split("</form>")[0]
-    assert '<select name="lead"' not in form and f'list="{table_forms.CHECK_UNITS_LIST}"' in form
+    assert '<select name="lead"' not in form and f'list="{check_fields.CHECK_UNITS_LIST}"' in form
 
 
 def test_a_campaign_with_as_many_living_characters_as_a_form_lists_still_lists_them(
@@ -275,18 +275,18 @@ def test_a_trainer_typed_by_name_who_trains_no_unit_is_refused_by_the_form(
 
 
 def test_a_check_that_lists_its_units_suggests_no_names_to_type(client, world, monkeypatch):
-    from campaign import table_forms
     from campaign.selectors.battle_setup import ready_count
+    from campaign.table_forms import check_fields
 
     _, _, ready = _table_units(world)
     login(client, world, "gm")
     listed = _page(client, world, "checks")
-    assert f'<datalist id="{table_forms.CHECK_UNITS_LIST}">' not in listed
+    assert f'<datalist id="{check_fields.CHECK_UNITS_LIST}">' not in listed
     monkeypatch.setattr(
-        table_forms, "CHECK_LISTS_AT_MOST", ready_count(campaign=world.campaign) - 1
+        check_fields, "CHECK_LISTS_AT_MOST", ready_count(campaign=world.campaign) - 1
     )
     typed = _page(client, world, "checks")
-    suggested = typed.split(f'<datalist id="{table_forms.CHECK_UNITS_LIST}">')[1]
+    suggested = typed.split(f'<datalist id="{check_fields.CHECK_UNITS_LIST}">')[1]
     assert (
         f'<option value="{ready.name} ({ready.force.name})">' in suggested.split("</datalist>")[0]
     )
