@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from django.urls import path
 
-from campaign.views import actions, api, battles, join, pages, table, transfer
+from campaign.views import (
+    actions,
+    api,
+    battle_review,
+    battle_setup,
+    battles,
+    join,
+    maps,
+    pages,
+    table,
+    transfer,
+)
 
 app_name = "campaign"
 
@@ -78,20 +89,20 @@ urlpatterns = [
         name="leader-detach",
     ),
     path(C + "battles/", table.battles_list, name="battles"),
-    path(C + "battles/new/", battles.battle_setup, name="battle-setup"),
-    path(C + "battles/new/check/", battles.battle_setup_check, name="battle-setup-check"),
-    path(C + "battles/odds/<int:run_pk>/", battles.battle_odds, name="battle-odds"),
-    path(C + "battles/record/", battles.battle_record, name="battle-record"),
-    path(C + "maps/new/", battles.map_add, name="map-add"),
-    path(C + "maps/check/", battles.map_check, name="map-check"),
-    path(C + "maps/<int:map_pk>/edit/", battles.map_edit, name="map-edit"),
-    path(C + "maps/<int:map_pk>/remove/", battles.map_remove, name="map-remove"),
+    path(C + "battles/new/", battle_setup.battle_setup, name="battle-setup"),
+    path(C + "battles/new/check/", battle_setup.battle_setup_check, name="battle-setup-check"),
+    path(C + "battles/odds/<int:run_pk>/", battle_setup.battle_odds, name="battle-odds"),
+    path(C + "battles/record/", battle_setup.battle_record, name="battle-record"),
+    path(C + "maps/new/", maps.map_add, name="map-add"),
+    path(C + "maps/check/", maps.map_check, name="map-check"),
+    path(C + "maps/<int:map_pk>/edit/", maps.map_edit, name="map-edit"),
+    path(C + "maps/<int:map_pk>/remove/", maps.map_remove, name="map-remove"),
     path(C + "battles/<int:battle_pk>/", battles.battle_detail, name="battle"),
     path(C + "battles/<int:battle_pk>/cards/", pages.battle_cards, name="battle-cards"),
     path(C + "battles/<int:battle_pk>/progress/", battles.battle_progress, name="battle-progress"),
     path(C + "battles/<int:battle_pk>/log.json", battles.battle_log_json, name="battle-log"),
-    path(C + "battles/<int:battle_pk>/apply/", battles.battle_apply, name="battle-apply"),
-    path(C + "battles/<int:battle_pk>/revert/", battles.battle_revert, name="battle-revert"),
+    path(C + "battles/<int:battle_pk>/apply/", battle_review.battle_apply, name="battle-apply"),
+    path(C + "battles/<int:battle_pk>/revert/", battle_review.battle_revert, name="battle-revert"),
     path(C + "characters/", table.characters_page, name="characters"),
     path(C + "characters/new/", table.character_create_view, name="character-create"),
     path(C + "characters/join/", table.character_join_view, name="character-join"),

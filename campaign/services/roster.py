@@ -389,7 +389,7 @@ def unit_edit_check(*, unit: Unit, changes: Mapping[str, Any], reason: str) -> C
         values["in_combat_zone"] = False
     corrected = window_after_correction(state, state.but(**values), now).but(**values)
     # A correction may set any field, but not leave the unit where the rules never could: an
-    # export of the campaign must import again (`transfer.check_unit` asks the same).
+    # export of the campaign must import again (`transfer.forces.check_unit` asks the same).
     if problems := state_problems(corrected, now):
         raise ValidationError({field: [problem] for field, problem in problems.items()})
     return corrected

@@ -113,7 +113,8 @@ def _details_import(
     """An entry's working numbered again: its character by name, its engagement or table roll
     by index (``records`` None: the export carried none, so the links stay behind)."""
     found = dict(details)
-    found.pop("moved", None)  # forces by id, which do not travel (`transfer._details_export`)
+    # Forces by id, which do not travel (`transfer.export._details_export`).
+    found.pop("moved", None)
     found.pop("crews", None)  # units by id, likewise
     for key in CHARACTER_DETAILS:
         if isinstance(found.get(key), str) and found[key] in characters:

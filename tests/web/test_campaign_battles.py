@@ -16,7 +16,7 @@ from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.selectors.roster import engaged_units
 from campaign.services import unit_edit
 from campaign.services.battles import Deployment, campaign_battle_apply, campaign_battle_launch
-from campaign.views.battles import SCENARIO_GONE
+from campaign.views.battle_setup import SCENARIO_GONE
 from tests.web.campaign_world import CROSSROADS, login, raise_units
 
 pytestmark = pytest.mark.django_db
