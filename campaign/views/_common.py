@@ -210,3 +210,7 @@ def as_before_text(said: str, units: list[Any]) -> str:
         return f"{said}."
     stand = "is as it was" if len(names) == 1 else "are as they were"
     return f"{said}: {and_words(names)} {stand} before it."
+
+
+def _destroyed(rows) -> dict[str, list[str]]:
+    return {"destroyed": [unit_label(c.unit) for c in changes(rows) if c.destroyed]}

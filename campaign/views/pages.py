@@ -126,6 +126,7 @@ from campaign.views._common import base_context, return_path
 from config.pagecache import cached_page, row_key
 from units.bucs import Equipment, Quality
 
+DASHBOARD = "campaign/dashboard.html"
 ROSTER_COLUMNS = (
     ("name", "Unit"),
     # Its status second, as a phone's card shows it, under the name: one order on every screen.
@@ -320,7 +321,7 @@ def campaign_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         visit=visit,
         news=bool(context["since"] or context["story_since_visit"]),
     )
-    return render(request, "campaign/dashboard.html", context)
+    return render(request, DASHBOARD, context)
 
 
 @login_required

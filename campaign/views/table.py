@@ -2,7 +2,7 @@
 
 Every member of the campaign reads them; the GM and co-GMs act, and a player gives their own
 units Orders with their own characters. The views guard in the order of
-`campaign.views.actions` (login, lookup, the right to act, the form) and do the work through
+`campaign.views` (login, lookup, the right to act, the form) and do the work through
 the services.
 """
 
@@ -106,14 +106,8 @@ from campaign.views._common import (
     form_invalid,
     reverted_context,
 )
-from campaign.views.actions import (
-    engagement_review,
-    reviewed,
-    time_moved,
-    time_refused,
-    time_review,
-    to_engagement_review,
-)
+from campaign.views.clock import reviewed, time_moved, time_refused, time_review
+from campaign.views.engagement_setup import engagement_review, to_engagement_review
 from campaign.views.pages import fought_medics_due, medics_due_context
 from units.bucs import (
     DUG_IN,

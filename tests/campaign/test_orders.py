@@ -220,7 +220,7 @@ def test_a_review_confirmed_twice_moves_the_clock_once(campaign, make_unit):
 
 def _time_review(campaign, hours):
     """What the review of the next ``hours`` sends back, the clock's or the calendar's alike
-    (`views.actions.time_review`)."""
+    (`views.clock.time_review`)."""
     campaign.refresh_from_db()
     passings = advance_passings(campaign=campaign, hours=hours)
     start = campaign_now(campaign)

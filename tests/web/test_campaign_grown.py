@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import pages
-from campaign.views import actions
+from campaign.views import clock
 from tests.web.campaign_world import login
 from tests.web.grown import grow
 from tests.web.test_campaign_access import ROUTES
@@ -73,7 +73,7 @@ def test_every_page_costs_the_same_queries_and_a_window_the_same_size_when_the_c
     monkeypatch.setattr(pages, "FOUND_A_PAGE", 5)
     monkeypatch.setattr(pages, "FIGHTS_A_PAGE", 5)
     monkeypatch.setattr(pages, "TIMELINE_LINES", 5)
-    monkeypatch.setattr(actions, "REVIEW_PAGE", 5)
+    monkeypatch.setattr(clock, "REVIEW_PAGE", 5)
     grow(world)
     before = _measure(client, world)
     grow(world)

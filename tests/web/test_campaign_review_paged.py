@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign, HistoryEntry, Unit
 from campaign.selectors import battle_setup
-from campaign.views import actions
+from campaign.views import clock
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def shaken(world, monkeypatch):
     """Pages of 5 once more than 10 units change; 12 shaken units a force, each a Morale hit."""
     monkeypatch.setattr(battle_setup, "LIST_EVERY_UNIT", 10)
-    monkeypatch.setattr(actions, "REVIEW_PAGE", 5)
+    monkeypatch.setattr(clock, "REVIEW_PAGE", 5)
     fill_forces(world, 12)
     filler = Unit.objects.filter(name__regex=r"^(Red|Blue) \d\d$")
     filler.update(morale_hits=1)
@@ -127,7 +127,7 @@ def test_the_summary_after_a_long_advance_gives_each_forces_totals_and_pages_thr
 
 
 def test_the_summary_after_a_short_advance_still_lists_every_unit(client, world, monkeypatch):
-    monkeypatch.setattr(actions, "REVIEW_PAGE", 5)
+    monkeypatch.setattr(clock, "REVIEW_PAGE", 5)
     fill_forces(world, 3)
     Unit.objects.filter(name__regex=r"^(Red|Blue) \d\d$").update(morale_hits=1)
     login(client, world, "gm")

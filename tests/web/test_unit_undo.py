@@ -23,7 +23,7 @@ from campaign.services.characters import character_create
 from campaign.services.reverts import REVERT_REASON_NEEDED
 from campaign.services.roster import unit_create
 from campaign.templatetags.sentences import as_sentence
-from campaign.views import actions
+from campaign.views import forces
 from tests.web.campaign_world import login, raise_units
 
 pytestmark = pytest.mark.django_db
@@ -240,13 +240,13 @@ def test_an_undo_pressed_as_the_unit_changes_is_still_refused_with_nothing_writt
     undo_url = _url("unit-undo", world, unit.pk, moved.pk)
     login(client, world, "gm")
     assert 'name="confirm"' in client.get(undo_url).text
-    entry_undo = actions.entry_undo
+    entry_undo = forces.entry_undo
 
     def raced(**kwargs):
         unit_create(force=world.force, unit_type=unit.unit_type, name=unit.name)
         return entry_undo(**kwargs)
 
-    monkeypatch.setattr(actions, "entry_undo", raced)
+    monkeypatch.setattr(forces, "entry_undo", raced)
     entries = HistoryEntry.objects.count()
     refused = client.post(undo_url, {"reason": "the wrong squad", "confirm": "yes"})
     text = html.unescape(refused.text)
