@@ -16,19 +16,10 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from battles.forms import focus_first_error
-from campaign.access import (
-    Viewer,
-    campaign_battle_for_viewer,
-    campaign_for_viewer,
-    require_manage,
-)
+from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
 from campaign.forms import RevertForm, add_service_errors
 from campaign.models import CampaignBattle
-from campaign.pages import (
-    changes,
-    revert_blocked,
-    unit_label,
-)
+from campaign.pages import changes, revert_blocked, unit_label
 from campaign.rules.history import plural, possessive
 from campaign.selectors.reviews import outcome_review, revert_review
 from campaign.services.battles import (
@@ -37,10 +28,7 @@ from campaign.services.battles import (
     campaign_battle_revert,
     outcome_reviewed,
 )
-from campaign.views._common import (
-    action_done,
-    base_context,
-)
+from campaign.views._common import action_done, base_context
 
 REVIEW = "campaign/review.html"
 

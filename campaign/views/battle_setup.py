@@ -23,18 +23,13 @@ from battles.odds_report import odds_stopped
 from battles.report_context import renamed_sides
 from battles.selectors import ReferenceScenario, reference_scenarios
 from battles.table import table_view
-from campaign.access import (
-    campaign_for_viewer,
-    require_manage,
-)
+from campaign.access import campaign_for_viewer, require_manage
 from campaign.battle_forms import BattleSetupForm, TableResultForm, browsed
 from campaign.deploy import deploy_map, side_roles
 from campaign.forms import SavedMapForm, add_service_errors
 from campaign.models import Campaign, SavedMap
 from campaign.odds import campaign_odds_report, odds_for_viewer
-from campaign.pages import (
-    battles_holding,
-)
+from campaign.pages import battles_holding
 from campaign.rules.damage import skill_restored_after
 from campaign.selectors.roster import campaign_now
 from campaign.services.battles import (
@@ -48,10 +43,7 @@ from campaign.services.going_in import table_cards
 from campaign.services.orders import orders_under_way
 from campaign.templatetags.sentences import as_sentence
 from campaign.units_offered import units_offered
-from campaign.views._common import (
-    base_context,
-    form_action,
-)
+from campaign.views._common import base_context, form_action
 
 SETUP = "campaign/battle_setup.html"
 RECORD = "campaign/battle_record.html"

@@ -1,4 +1,5 @@
-"""Campaign battles read: each one's page, watched as the engine fights it, with its log.
+"""Campaign battles read: their list, and each one's page, watched as the engine fights it, with its
+log.
 
 The report itself is the battle pages' (``battles.report_context``), shown here behind the
 campaign's own permission checks and URLs: every member may read a campaign battle's report.
@@ -25,12 +26,7 @@ from battles.odds_report import odds_stopped
 from battles.report_context import LOG_SWAP, LogUnreadable, battle_report, lost_of
 from battles.selectors import battle_log
 from battles.table import table_named
-from campaign.access import (
-    FULL,
-    Viewer,
-    campaign_battle_for_viewer,
-    campaign_for_viewer,
-)
+from campaign.access import FULL, Viewer, campaign_battle_for_viewer, campaign_for_viewer
 from campaign.battle_forms import REMOVAL_LABELS
 from campaign.models import CampaignBattle, Force, Membership, Unit
 from campaign.odds import campaign_odds_report
@@ -40,8 +36,10 @@ from campaign.pages import (
     battle_names,
     battle_sides,
     battle_winner,
+    battles_page,
     changes,
     changes_fought_for,
+    clean_cursor,
     fog_notice,
     force_colour,
     moved_since,
@@ -57,15 +55,12 @@ from campaign.selectors.battle_setup import engine_units_fought
 from campaign.selectors.fog import FOG_ALL, FOG_NONE, FoggedLogUnreadable, fog_side, fogged_log
 from campaign.selectors.reviews import entries_changes, outcome_entries
 from campaign.selectors.roster import campaign_battle_units
-from campaign.views._common import (
-    base_context,
-    changes_for_reader,
-    reverted_context,
-)
+from campaign.views._common import base_context, changes_for_reader, reverted_context
 from campaign.views.pages import fought_medics_due
 
 POLL_SECONDS = 1
 BATTLE = "campaign/battle.html"
+BATTLES = "campaign/battles.html"
 
 
 def _fog_side(viewer: Viewer, cb: CampaignBattle, units: dict[int, Unit]) -> str:
@@ -324,3 +319,14 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
     response = HttpResponse(content, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="battle-{cb.battle_id}-log.json"'
     return response
+
+
+@login_required
+@require_GET
+def battles_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every battle of the campaign, the engine's and those at the table, the latest first, a
+    page at a time (``?page=2``): each member may read a battle's sides and outcome, as on the
+    dashboard (fog of war hides only what a side did not see, on the battle's page)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    page = battles_page(viewer.campaign, clean_cursor(request.GET.get("page")))
+    return render(request, BATTLES, base_context(viewer, page=page))

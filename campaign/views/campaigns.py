@@ -12,30 +12,13 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign.access import (
-    Viewer,
-    campaign_for_viewer,
-    require_manage,
-)
-from campaign.forms import (
-    CampaignDeleteForm,
-    CampaignForm,
-    SettingsForm,
-    StoryNoteForm,
-)
+from campaign.access import Viewer, campaign_for_viewer, require_manage
+from campaign.forms import CampaignDeleteForm, CampaignForm, SettingsForm, StoryNoteForm
 from campaign.selectors.access import GM
-from campaign.services import (
-    campaign_create,
-    campaign_update,
-)
+from campaign.services import campaign_create, campaign_update
 from campaign.services.deletion import campaign_contents, campaign_delete, campaign_deletion_refusal
 from campaign.services.story import story_note_add, story_note_remove
-from campaign.views._common import (
-    action_done,
-    base_context,
-    form_action,
-    sent_already,
-)
+from campaign.views._common import action_done, base_context, form_action, sent_already
 from campaign.views.pages import (
     DASHBOARD,
     campaign_list_context,

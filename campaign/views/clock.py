@@ -1,5 +1,5 @@
 """The calendar and the clock: what the next days or hours do to the units, reviewed before they
-pass, and the summary of what they changed.
+pass (the dashboard's Advance, the Orders page's clock), and the summary of what they changed.
 
 The confirmation checks what its review showed: a unit changed since, or an Order given or called
 off since, is refused by name and the review drawn again.
@@ -19,25 +19,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.access import (
-    Viewer,
-    campaign_for_viewer,
-    require_manage,
-)
-from campaign.forms import (
-    AdvanceForm,
-    AdvanceSummaryForm,
-    ReviewedForm,
-    add_service_errors,
-)
+from campaign.access import Viewer, campaign_for_viewer, require_manage
+from campaign.forms import AdvanceForm, AdvanceSummaryForm, ReviewedForm, add_service_errors
 from campaign.keys import key_named
 from campaign.models import Order
-from campaign.pages import (
-    changes,
-    kept_in_zone_text,
-    time_lines_ahead,
-    time_lines_done,
-)
+from campaign.pages import changes, kept_in_zone_text, time_lines_ahead, time_lines_done
 from campaign.rules.history import plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_text, order_done_text
 from campaign.selectors import battle_setup
@@ -50,19 +36,13 @@ from campaign.selectors.reviews import (
 )
 from campaign.selectors.roster import campaign_now
 from campaign.selectors.timeline import advance_entries
-from campaign.services import (
-    calendar_advance,
-)
+from campaign.services import calendar_advance
+from campaign.services.orders import clock_move
 from campaign.services.recovery import time_reviewed
-from campaign.views._common import (
-    _destroyed,
-    base_context,
-    form_invalid,
-)
-from campaign.views.pages import (
-    DASHBOARD,
-    dashboard_context,
-)
+from campaign.table_forms.orders import ClockForm
+from campaign.views._common import _destroyed, base_context, form_invalid
+from campaign.views.orders import ORDERS, orders_context
+from campaign.views.pages import DASHBOARD, dashboard_context
 
 TIME_PASSES = (
     "each midnight is a day of R&R, and Casualty hits the medics have not saved die when the "
@@ -309,3 +289,47 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
         )
         | _destroyed(rows),
     )  # fmt: skip
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def clock_advance_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what the next hours do to the units, and a button to confirm (the calendar's
+    review, `time_review`). POST with the confirmation: move the clock on, and a summary of
+    what changed and the Orders done (without it: to the review; after the clock has moved
+    since the review, a second tab or click: refused, moving nothing)."""
+    viewer = campaign_for_viewer(request.user, pk)
+    require_manage(viewer)
+    form = ClockForm(request.POST if request.method == "POST" else request.GET)
+    if not form.is_valid():
+        return form_invalid(request, ORDERS, "clock-form", orders_context(viewer, clock_form=form))
+    hours, reason = form.cleaned_data["hours"], form.cleaned_data["reason"]
+    campaign = viewer.campaign
+    url = reverse("campaign:clock-advance", args=[pk])
+    start = campaign_now(campaign)
+    if request.method == "GET":
+        return time_review(
+            request,
+            viewer,
+            hours=hours,
+            title=f"Move the clock on {plural(hours, 'hour')}?",
+            confirm_url=url,
+            confirm_label=f"Move on to {clock_text(start + hours)}",
+            hidden=[("hours", hours), ("reason", reason)],
+            back_url=reverse("campaign:orders", args=[pk]),
+        )
+    reviewed_at = reviewed(request)
+    review = f"{url}?{urlencode({'hours': hours, 'reason': reason})}"
+    if reviewed_at is None:
+        return HttpResponseClientRedirect(review) if request.htmx else redirect(review)
+    try:
+        _, entries = clock_move(
+            campaign=campaign, hours=hours, reason=reason, actor=request.user,
+            reviewed_at=reviewed_at, reviewed=request.POST.get("reviewed"),
+        )  # fmt: skip
+    except ValidationError as error:
+        if again := time_refused(request, error, review):
+            return again
+        add_service_errors(form, error)
+        return form_invalid(request, ORDERS, "clock-form", orders_context(viewer, clock_form=form))
+    return time_moved(request, pk, entries, {"hours": hours, "start": start})

@@ -1,5 +1,7 @@
-"""The quick resolve: one unit against one, from the dashboard. Where the GM reviews each outcome
-first, it goes to the engagement's review (`engagement_review`, the engagement set-up's too),
+"""Fighting an engagement: the quick resolve (one unit against one, from the dashboard) and the
+engagement set-up (several units a side, their situations, the terrain, surprise).
+
+Where the GM reviews each outcome first, either goes to the same review (`engagement_review`),
 writing nothing; its Apply writes exactly the outcome shown, or is refused if a unit changed since.
 """
 
@@ -15,37 +17,38 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.access import (
-    Viewer,
-    campaign_for_viewer,
-    require_manage,
+from campaign.access import Viewer, campaign_for_viewer, require_manage
+from campaign.battle_forms import browsed
+from campaign.forms import add_service_errors
+from campaign.models import Campaign, Engagement
+from campaign.pages import changes, engagement_outcome, engagement_sides
+from campaign.rules.engagement import (
+    DRIVEN_BACK,
+    DRIVEN_BACK_MARGIN,
+    LANDING_WINS_TO_END_PIN,
+    PINNED_BY_NUMBERS,
 )
-from campaign.forms import (
-    add_service_errors,
-)
-from campaign.models import Campaign
-from campaign.pages import (
-    changes,
-    engagement_sides,
-)
-from campaign.rules.history import plural
-from campaign.services import (
-    quick_resolve_run,
-)
-from campaign.services.engagements import EngagementPreview
+from campaign.rules.history import number_text, plural
+from campaign.services import quick_resolve_run
+from campaign.services.engagements import EngagementPreview, engagement_preview, engagement_run
 from campaign.services.quick import quick_resolve_preview
-from campaign.table_forms.engagements import QuickResolveForm
-from campaign.views._common import (
-    _destroyed,
-    base_context,
-    form_action,
-    form_invalid,
-)
-from campaign.views.pages import (
-    DASHBOARD,
-    dashboard_context,
+from campaign.table_forms.engagements import SITUATION_LABELS, EngagementForm, QuickResolveForm
+from campaign.views._common import _destroyed, base_context, form_action, form_invalid
+from campaign.views.engagements import engagement_log
+from campaign.views.pages import DASHBOARD, dashboard_context
+from units.bucs import (
+    DUG_IN,
+    HIT_MARGIN,
+    MOBILE_PER_STEP,
+    MOMENTUM_PER_ROUND,
+    OUTNUMBERED_TABLE,
+    PINNED_DOWN_OPPONENT,
+    SURPRISE_MOMENTUM,
+    Specialty,
 )
 from units.words import capfirst
+
+SETUP = "campaign/engagement_setup.html"
 
 
 def _quick_outcome(record, attacker, defender) -> str:
@@ -99,8 +102,6 @@ def engagement_review(
     its rounds as the engagement's page gives them and what it does to each unit. Apply sends
     the set-up back as the review's address carried it (but ``marks``, the address's own), with
     the preview's seed and what it showed (``reviewed``)."""
-    from campaign.views.table import engagement_log  # table's views import this module
-
     record = preview.engagement
     sides = engagement_sides([record])[record.pk]
     kept = [(name, value) for name, value in request.GET.items()
@@ -197,3 +198,137 @@ def quick_resolve_view(request: HttpRequest, pk: int) -> HttpResponse:
         partial="quick-form",
         context=lambda: dashboard_context(viewer, quick_form=form),
     )
+
+
+def engagement_rules() -> tuple[list[str], list[tuple[str, str]]]:
+    """What an engagement's rounds and each of its set-up's choices do, in words, from the
+    rules' own numbers (`rules.engagement`, `units.bucs`, docs/bucs-choices.md "Engagements"):
+    the round's sentences, and each situation by its label on the form."""
+    outnumbered = ", ".join(
+        f"{number_text(value)} at {ratio.numerator} to {ratio.denominator}"
+        + (" (and Pinned Down)" if ratio == PINNED_BY_NUMBERS else "")
+        for ratio, value in OUTNUMBERED_TABLE
+    )
+    terrain = Specialty.AMPHIBIOUS.row.terrain_modifier
+    rounds = [
+        "Each round every unit rolls d20 + its modifiers against the enemy it is paired with: "
+        f"the higher deals 1 hit per full {HIT_MARGIN} points of margin, half rounded up Morale "
+        f"hits, the rest Casualty hits; a loser by {DRIVEN_BACK_MARGIN} or more is Driven Back "
+        f"({number_text(DRIVEN_BACK)} next round).",
+        f"Momentum: +{MOMENTUM_PER_ROUND} for each round in a row a unit won, lost when it "
+        f"loses one. Outnumbered: {outnumbered}. Mobile: +{MOBILE_PER_STEP} a step of "
+        "mobility over its enemy (foot, Mechanized, Armor).",
+        f"Terrain — Amphibious, Arctic: +{terrain} and double Momentum for a unit with that "
+        "specialty against one without; Armor enters Amphibious, Arctic, Jungle or Swamp ground "
+        "only if it is Amphibious too. Surprise (Hide against Spot): the side that hides unseen "
+        f"starts with +{SURPRISE_MOMENTUM} Momentum.",
+        # Who the situations below never pin (rules.engagement's pinned_causes).
+        "Never Pinned Down: an Armor unit facing no enemy Armor, by anything, except in cramped "
+        "quarters; by numbers, a unit faster than every enemy, except in cramped quarters.",
+    ]
+    pinned = f"Pinned Down (its enemy +{PINNED_DOWN_OPPONENT})"
+    situations = [
+        (SITUATION_LABELS["dug_in"], f"+{DUG_IN} on its rolls; no Momentum nor Driven Back, "
+         "for it or against it; Pinned Down only from several directions."),
+        (SITUATION_LABELS["several_directions"],
+         f"{pinned} for the whole engagement, dug in or not (Armor facing no Armor is not)."),
+        (SITUATION_LABELS["cramped"], f"{pinned} until it wins a pairing."),
+        (SITUATION_LABELS["landing"], f"{pinned} until it has won {LANDING_WINS_TO_END_PIN} "
+         "pairings; an Amphibious unit lands unpinned."),
+    ]  # fmt: skip
+    return rounds, situations
+
+
+def setup_context(
+    viewer: Viewer, form: EngagementForm | None = None, browse: Any = None
+) -> dict[str, Any]:
+    campaign = viewer.campaign
+    engagements = list(Engagement.objects.filter(campaign=campaign)[:20])
+    sides = engagement_sides(engagements)
+    if form is None and viewer.manages:
+        form = EngagementForm(campaign=campaign, browse=browse)
+    rounds, situations = engagement_rules()
+    return base_context(
+        viewer,
+        form=form,
+        engagements=[(e, engagement_outcome(e, sides[e.pk])) for e in engagements],
+        rules_rounds=rounds,
+        rules_situations=situations,
+    )
+
+
+def _setup_arguments(viewer: Viewer, form: EngagementForm) -> dict[str, Any]:
+    data = form.cleaned_data
+    return {
+        "campaign": viewer.campaign,
+        "sides": form.sides(),
+        "situations": form.situations(),
+        "terrain": data["terrain"],
+        "surprise": data["surprise"] or None,
+        "round_limit": data["round_limit"],
+        "seed": data["seed"],
+        "name": data["name"],
+    }
+
+
+def _setup_preview(request: HttpRequest, viewer: Viewer, form: EngagementForm):
+    """The engagement as Apply will write it (`engagement_preview`, which writes nothing), or,
+    refused, the set-up again with the refusal beside its field."""
+    if form.is_valid():
+        try:
+            return engagement_preview(**_setup_arguments(viewer, form), actor=request.user)
+        except ValidationError as error:
+            add_service_errors(form, error)
+    return form_invalid(request, SETUP, "engagement-form", setup_context(viewer, form))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def engagement_setup(request: HttpRequest, pk: int) -> HttpResponse:
+    """POST: fight the engagement and apply it. Where the GM reviews each outcome first, the
+    POST goes to its review instead (a GET marked ``review``, writing nothing), whose Apply (the
+    POST confirmed, with what the review showed) writes exactly that, or is refused if a unit
+    changed since."""
+    viewer = campaign_for_viewer(request.user, pk)
+    reviewing = request.method == "GET" and request.GET.get("review") == "yes"
+    if request.method == "GET" and not reviewing:
+        return render(request, SETUP, setup_context(viewer, browse=request.GET))
+    require_manage(viewer)
+    form = EngagementForm(request.GET if reviewing else request.POST, campaign=viewer.campaign)
+    here = reverse("campaign:engagement-setup", args=[pk])
+    if reviewing:
+        preview = _setup_preview(request, viewer, form)
+        if isinstance(preview, HttpResponse):
+            return preview
+        record = preview.engagement
+        return engagement_review(
+            request, viewer, preview,
+            outcome=engagement_outcome(record, engagement_sides([record])[record.pk]),
+            confirm_url=here, back_url=here, marks=("review",),
+        )  # fmt: skip
+    if "browse_page" in request.POST:
+        # Another page of units, or a search: the form comes back with every choice in it.
+        return render(request, SETUP, setup_context(viewer, browsed(form)))
+    review_first = viewer.campaign.apply_mode == Campaign.ApplyMode.REVIEW
+    confirmed = request.POST.get("confirm") == "yes" and request.POST.get("reviewed")
+    if review_first and not confirmed:
+        # Refused here beside its field, as when applied at once; else to the review.
+        preview = _setup_preview(request, viewer, form)
+        if isinstance(preview, HttpResponse):
+            return preview
+        return to_engagement_review(request, here, preview, review="yes")
+
+    def run(data):
+        record = engagement_run(
+            **_setup_arguments(viewer, form), request_key=data["request_key"],
+            actor=request.user, reviewed=request.POST.get("reviewed") if review_first else None,
+        )  # fmt: skip
+        outcome = engagement_outcome(record, engagement_sides([record])[record.pk])
+        title = capfirst(record.name)
+        message = f"{title}: {outcome}."
+        return reverse("campaign:engagement", args=[pk, record.pk]), message
+
+    return form_action(
+        request, form, run, page=SETUP, partial="engagement-form",
+        context=lambda: setup_context(viewer, form),
+    )  # fmt: skip

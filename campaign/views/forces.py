@@ -11,12 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign.access import (
-    campaign_for_viewer,
-    force_for_viewer,
-    require_manage,
-    unit_for_viewer,
-)
+from campaign.access import campaign_for_viewer, force_for_viewer, require_manage, unit_for_viewer
 from campaign.forms import (
     ButtonForm,
     CombatZoneForm,
@@ -62,18 +57,8 @@ from campaign.services import (
 )
 from campaign.services.recovery import medics_text
 from campaign.table_forms.characters import UnitTrainForm
-from campaign.views._common import (
-    base_context,
-    form_action,
-    return_path,
-    said_on_top,
-)
-from campaign.views.pages import (
-    DASHBOARD,
-    dashboard_context,
-    force_context,
-    unit_context,
-)
+from campaign.views._common import base_context, form_action, return_path, said_on_top
+from campaign.views.pages import DASHBOARD, dashboard_context, force_context, unit_context
 from units.words import and_words
 
 FORCE = "campaign/force.html"

@@ -17,11 +17,7 @@ from battles.engine.loader import TABLE_SIDE
 from battles.engine.validation import MAX_SCENARIO_TEXT, MAX_TABLE
 from battles.forms import focus_first_error
 from battles.jsontext import read_json
-from campaign.access import (
-    Viewer,
-    campaign_for_viewer,
-    require_manage,
-)
+from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.deploy import SNAP
 from campaign.forms import SavedMapForm, add_service_errors
 from campaign.map_numbers import MIN_TABLE, MapNumbersForm
@@ -35,10 +31,7 @@ from campaign.services.maps import (
     saved_map_remove,
 )
 from campaign.transfer.format import FORMAT_KINDS
-from campaign.views._common import (
-    action_done,
-    base_context,
-)
+from campaign.views._common import action_done, base_context
 from units.models import UnitType
 
 MAP_EDITOR = "campaign/map_form.html"

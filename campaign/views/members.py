@@ -13,11 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.access import (
-    Viewer,
-    campaign_for_viewer,
-    require_manage,
-)
+from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.forms import (
     ButtonForm,
     HandOverForm,
@@ -39,18 +35,9 @@ from campaign.services import (
 )
 from campaign.services.members import INVITED, InvitationAnswered
 from campaign.services.notices import notices_set
-from campaign.views._common import (
-    action_done,
-    base_context,
-    form_action,
-    said_on_top,
-    sent_already,
-)
+from campaign.views._common import action_done, base_context, form_action, said_on_top, sent_already
 from campaign.views.join import invitation_gone
-from campaign.views.pages import (
-    DASHBOARD,
-    dashboard_context,
-)
+from campaign.views.pages import DASHBOARD, dashboard_context
 from units.words import and_words
 
 HAND_OVER = "campaign/hand_over.html"

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 from django.template.loader import render_to_string
 
-from campaign.views.table import engagement_log
+from campaign.views.engagements import engagement_log
 
 SIDES = {"attackers": "Red Company", "defenders": "Blue Battalion"}
 
