@@ -34,7 +34,7 @@ from battles.selectors import (
 )
 from battles.services import BattleInputError, battle_cancel, battle_launch
 from battles.table import table_view
-from campaign.pages import campaign_battles_of, campaigns_with_battles
+from campaign.pages.fights import campaign_battles_of, campaigns_with_battles
 from campaign.selectors.access import campaign_role, campaigns_managed_by
 from campaign.selectors.roster import campaign_battle_ids, campaign_battle_of
 from config.pagecache import cached_page, row_key

@@ -23,14 +23,14 @@ from battles.forms import SEED_HELP, LaunchKeyField, SeedField, WholeNumberField
 from battles.odds import ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
-from campaign.pages import (
+from campaign.pages.names import unit_label
+from campaign.pages.sides import (
     force_colour,
     name_colour,
     scenario_side_names,
     side_name,
     side_place,
     table_side_name,
-    unit_label,
 )
 from campaign.rules.damage import LEFT_THE_TABLE
 from campaign.rules.history import possessive
@@ -508,7 +508,7 @@ class TableResultForm(PageForm):
     def _empty_side(self, name: str, index: int) -> str:
         """Why the side the GM named ``name`` (its place when unnamed) has nobody on it, as the
         set-up says it: a side named after a force is that force's side, and a force with no
-        unit fit to fight says why (`pages.no_unit_fit`)."""
+        unit fit to fight says why (`pages.left_out.no_unit_fit`)."""
         unfit = [why for force, why in self.unfit if force.name == name]
         forces = {u.force.name for u in self.units} | {f.name for f, _ in self.unfit}
         called = f"{possessive(name)} side" if name in forces else name or side_place(index)

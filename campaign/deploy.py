@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.text import capfirst
 
 from battles.table import ObjectiveMark, fmt, unit_radius
-from campaign.pages import force_colour, side_force_colours, side_place
+from campaign.pages.sides import force_colour, side_force_colours, side_place
 
 SNAP = 0.5
 """Inches: where a dragged unit comes to rest, and an arrow key's step."""

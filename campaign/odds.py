@@ -9,7 +9,7 @@ from typing import Any
 from battles.models import OddsRun
 from battles.odds_report import OddsReport, odds_report
 from campaign.models import Campaign, CampaignBattle, Unit
-from campaign.pages import force_colour, scenario_side_names, side_force_colours
+from campaign.pages.sides import force_colour, scenario_side_names, side_force_colours
 
 
 def engine_unit_pk(engine_id: str) -> int | None:

@@ -11,7 +11,7 @@ from typing import Any
 from django.urls import reverse
 
 from campaign.models import Campaign, Force, Unit
-from campaign.pages import left_out, no_unit_fit
+from campaign.pages.left_out import left_out, no_unit_fit
 from campaign.rules.history import plural
 from campaign.selectors.battle_setup import (
     UnitsPage,
@@ -42,8 +42,8 @@ class UnitsOffered:
     out_of_action: list[dict[str, str]] = dataclasses.field(default_factory=list)
     """A paged form's units out of action: a line per force, with its roster's address."""
     unfit: list[tuple[Force, str]] = dataclasses.field(default_factory=list)
-    """Each force with units but none offered, and why (`pages.no_unit_fit`): its side of the
-    battle has nobody to stand on it."""
+    """Each force with units but none offered, and why (`pages.left_out.no_unit_fit`): its side of
+    the battle has nobody to stand on it."""
 
     @property
     def no_units(self) -> str:

@@ -441,8 +441,8 @@ def story_text(
     points", never "Sgt Vance healed: Sgt Vance is at 14 of 14…". ``headlines``: False leaves
     out the unit destroyed and its step of quality, for a line that says them first (the
     timeline's). ``ahead``: the change is still to come (the review before the clock moves on,
-    `pages.time_lines_ahead`), told in the present tense: "is destroyed", "rallies", "falls
-    from Average to Green", "loses 1 point of Skill…", where the history says what was."""
+    `pages.time_lines.time_lines_ahead`), told in the present tense: "is destroyed", "rallies",
+    "falls from Average to Green", "loses 1 point of Skill…", where the history says what was."""
     parts = []
     if "status" in after:
         was, now = Status(before.get("status", "ready")), Status(after["status"])

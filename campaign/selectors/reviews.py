@@ -276,9 +276,9 @@ def revert_chain(
     an applied engagement: the entries in the way of another revert, or of an Undo) takes, by
     entry: the whole chain the GM goes through, newest first, ending with that fight's own
     Revert — each unit it changed that changed again since undone in turn, as a revert
-    refusal says it (`pages.revert_blocked_lines`): a fight by its Revert (and what holds that
-    up, in turn), the unit's own Undo of each other entry after the fight when every one of
-    them has one, else a correction. Only its own Revert for a fight nothing holds up. Two
+    refusal says it (`pages.reverts.revert_blocked_lines`): a fight by its Revert (and what
+    holds that up, in turn), the unit's own Undo of each other entry after the fight when every
+    one of them has one, else a correction. Only its own Revert for a fight nothing holds up. Two
     queries for the campaign's fights, and two a step down the chain, whatever the number of
     fights and units (``fights``: the campaign's applied fights, when read already)."""
     fights = fights_applied(campaign) if fights is None else fights
@@ -450,8 +450,8 @@ def undone_by_revert(
     """Which of ``entries`` the site can undo, by entry id, each with what undoes it in words
     ("Revert Ford Assault"): the entries of a battle's applied outcome or of an applied
     engagement, which their own Revert undoes. Any other entry is undone by the unit's own
-    Undo, if at all (`undo_refused`, `pages.revert_blocked`), or the unit is corrected instead.
-    ``fights``: the campaign's applied fights (`fights_applied`), when read already."""
+    Undo, if at all (`undo_refused`, `pages.reverts.revert_blocked`), or the unit is corrected
+    instead. ``fights``: the campaign's applied fights (`fights_applied`), when read already."""
     wanted = {entry.pk for entry in entries}
     if not wanted:
         return {}

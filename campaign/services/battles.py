@@ -30,7 +30,8 @@ from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
-from campaign.pages import battle_sides, scenario_side_names, still_in_battle
+from campaign.pages.left_out import still_in_battle
+from campaign.pages.sides import battle_sides, scenario_side_names
 from campaign.rules.bridge import fought_card, fought_kit
 from campaign.rules.damage import TableResult, UnitOutcome, outcome_problems
 from campaign.rules.history import possessive
@@ -606,7 +607,7 @@ def gone_units_text(campaign_battle: CampaignBattle, units: Mapping[int, Unit]) 
     """Why the outcome cannot be applied to each unit of the battle gone from the campaign's
     records (``units``: those still there, by pk), never by a database id: by the name the
     battle's report gives it (its card's, an engine battle's) and by its side, as the battle's
-    page names the sides (`pages.battle_sides`)."""
+    page names the sides (`pages.sides.battle_sides`)."""
     battle = campaign_battle.battle
     scenario = battle.scenario.get("sides", []) if battle is not None else []
     sides = {

@@ -190,7 +190,7 @@ def _record_for_units(
     """The roll in the history of each of ``units``. ``maker``: the unit whose name ``why``
     opens with ("Recon 1: Reconnaissance check, …"), the one that made the check; its entry
     keeps that name as data (``maker``; "" in the others'), so a line naming the unit first
-    leaves it out whatever the unit is called since (`pages.without_maker`)."""
+    leaves it out whatever the unit is called since (`pages.events.without_maker`)."""
     for unit in units:
         details = {"table_roll": roll.pk, "seed": roll.seed}
         details["maker"] = unit.name if unit == maker else ""

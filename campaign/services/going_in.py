@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.models import Campaign, Force, Leader, Status, Unit
-from campaign.pages import RosterLine, printed_lines, roster_line, sorted_lines
+from campaign.pages.roster import RosterLine, printed_lines, roster_line, sorted_lines
 from campaign.rules.bridge import (
     BattleOrder,
     GoingIn,
@@ -132,7 +132,7 @@ def table_cards(campaign: Campaign, units: Sequence[Unit], *, at: int) -> dict[i
 def printed_line(campaign: Campaign, unit: Unit, now: int) -> RosterLine:
     """The unit's roster line at clock hour ``now`` with the card its printable card prints,
     as a battle at a real table judges it (`table_going_into`, beside its force's other units, for
-    Legendary command), the engine's kept beside it (`pages.printed_lines`). A unit out of
+    Legendary command), the engine's kept beside it (`pages.roster.printed_lines`). A unit out of
     action has no card: its force is not read."""
     line = roster_line(unit, now)
     if line.card is None:
@@ -146,7 +146,7 @@ def printed_line(campaign: Campaign, unit: Unit, now: int) -> RosterLine:
 def printed_roster(force: Force, *, sort: str = "name") -> list[RosterLine]:
     """The force's roster lines with the cards their printable cards print, the engine's beside
     them (`printed_lines`), as each unit's page shows them; sorted by a column of
-    ``pages.SORTS`` (`sorted_lines`), its Skill the printed one."""
+    ``pages.roster.SORTS`` (`sorted_lines`), its Skill the printed one."""
     now = campaign_now(force.campaign)
     lines = [roster_line(unit, now) for unit in force_roster(force=force)]
     goings = table_going_into(force.campaign, [line.unit for line in lines], at=now)

@@ -27,7 +27,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Membership
-from campaign.pages import battles_listed, entry_events, entry_words, unit_label, winner_names
+from campaign.pages.events import entry_events
+from campaign.pages.fights import battles_listed
+from campaign.pages.history_words import entry_words
+from campaign.pages.names import unit_label
+from campaign.pages.sides import winner_names
 from campaign.rules.history import UNHURT, plural, possessive, took_words
 from campaign.selectors.entries import entries_carrying, entry_battles
 from campaign.selectors.timeline import latest_entry_id, notice_entries, notice_entries_before

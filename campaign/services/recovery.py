@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
-from campaign.pages import crews_idle_text
+from campaign.pages.medics import crews_idle_text
 from campaign.rules.history import (
     MEDICS_SAVED,
     UNHURT,

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, StoryEntry, TableRoll, Unit
-from campaign.pages import still_in_battle
+from campaign.pages.left_out import still_in_battle
 from campaign.rules.damage import LEADER_DEATH_MORALE_HITS, leader_died_text
 from campaign.rules.experience import experience_refused, with_quality
 from campaign.rules.history import number_text, plural, possessive
@@ -550,7 +550,7 @@ def unit_zone_refusal(unit: Unit, in_combat_zone: bool) -> str:
     """Why ``unit`` cannot be sent into the combat zone (``in_combat_zone`` True) or withdrawn
     from it, in a sentence ("" when it can, or is there already): only a ready unit goes in
     (`recovery.zone_problem`), and a unit in a battle whose outcome is not applied yet stays
-    where it went in, as it fights nothing else (`pages.still_in_battle`): the outcome,
+    where it went in, as it fights nothing else (`pages.left_out.still_in_battle`): the outcome,
     once applied, says where it stands."""
     state = unit.state
     if problem := zone_problem(state.but(in_combat_zone=in_combat_zone)):

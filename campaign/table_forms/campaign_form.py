@@ -11,7 +11,8 @@ from typing import Any
 from battles.forms import LaunchKeyField
 from campaign.forms import PageForm
 from campaign.models import Campaign
-from campaign.pages import left_out, unit_label
+from campaign.pages.left_out import left_out
+from campaign.pages.names import unit_label
 from campaign.table_forms.named_units import _lists_every_unit, _UnitNamed
 from campaign.table_forms.offers import Offer, _not_ready, _units
 from campaign.units_offered import out_of_action_by_force
@@ -19,7 +20,7 @@ from campaign.units_offered import out_of_action_by_force
 
 class _LeavesOut:
     """A form whose unit fields offer the units ``offer`` allows, and says which it leaves out
-    and why (`pages.left_out`), under the form."""
+    and why (`pages.left_out.left_out`), under the form."""
 
     offer: Offer
     campaign: Campaign

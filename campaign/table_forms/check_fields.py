@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 
 from campaign.models import Campaign
-from campaign.pages import unit_label
+from campaign.pages.names import unit_label
 from campaign.table_forms.listed_units import _in_name_order, _UnitField, _UnitsField
 from campaign.table_forms.named_units import (
     _lists_every_unit,

@@ -12,7 +12,7 @@ from django import forms
 from battles.forms import SeedField, WholeNumberField
 from campaign.forms import SPECIALTY_CHOICES
 from campaign.models import Campaign, Unit
-from campaign.pages import left_out
+from campaign.pages.left_out import left_out
 from campaign.services.checks import DC_MAX, units_not_alone
 from campaign.table_forms.campaign_form import ROLL_SEED_HELP, CampaignForm, _LeavesOut
 from campaign.table_forms.check_fields import _check_unit_field, _helpers_field, _not_helping_itself

@@ -13,7 +13,7 @@ from django.utils.functional import lazy
 
 from campaign.keys import key_named
 from campaign.models import Campaign, Unit
-from campaign.pages import name_order, unit_label
+from campaign.pages.names import name_order, unit_label
 from campaign.table_forms.offers import Offer, _offered, _units
 from campaign.units_offered import NO_UNITS
 
@@ -23,7 +23,7 @@ def _in_name_order(unit: Unit) -> tuple[Any, ...]:
 
 
 class _InNameOrder(forms.models.ModelChoiceIterator):
-    """The units by force, then name, as people read them (`pages.name_order`): "Squad 2"
+    """The units by force, then name, as people read them (`pages.names.name_order`): "Squad 2"
     before "Squad 10", as the roster lists them."""
 
     def __iter__(self) -> Iterator[Any]:

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from campaign.models import Campaign, Unit
-from campaign.pages import unit_label
+from campaign.pages.names import unit_label
 from campaign.selectors import battle_setup
 from campaign.selectors.battle_setup import ready_count
 from campaign.table_forms.listed_units import _UnitField

@@ -9,7 +9,7 @@ from django import forms
 from battles.forms import WholeNumberField
 from campaign.forms import PageForm
 from campaign.models import Campaign, Order, Unit
-from campaign.pages import unit_label
+from campaign.pages.names import unit_label
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.selectors import roster
 from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way

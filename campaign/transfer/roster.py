@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign.pages import card_text
+from campaign.pages.cards import card_text
 
 ROSTER_COLUMNS = (
     "name",
@@ -43,7 +43,7 @@ def csv_cell(value: Any) -> Any:
 
 
 def roster_rows(lines: list[Any]) -> list[list[Any]]:
-    """A force's roster lines with their printed cards (``campaign.pages.printed_lines``) as
+    """A force's roster lines with their printed cards (``campaign.pages.roster.printed_lines``) as
     CSV rows, header first."""
     rows: list[list[Any]] = [list(ROSTER_COLUMNS)]
     for line in lines:

@@ -22,7 +22,8 @@ from battles.forms import focus_first_error
 from campaign.access import FULL, Viewer
 from campaign.forms import add_service_errors
 from campaign.models import FormSent
-from campaign.pages import changes, unit_label
+from campaign.pages.changes import changes
+from campaign.pages.names import unit_label
 from campaign.selectors.reviews import entries_changes, revert_entries
 from units.words import and_words
 
@@ -165,7 +166,7 @@ def base_context(viewer: Viewer, **extra: Any) -> dict[str, Any]:
 
 
 def changes_for_reader(viewer: Viewer, rows: list[Any]) -> tuple[list[Any], int]:
-    """What a battle or an engagement did to its units (`pages.changes`) as ``viewer`` reads
+    """What a battle or an engagement did to its units (`pages.changes.changes`) as ``viewer`` reads
     it, with how many units are left out: a member reads the forces they see in full, as on the
     rosters, a player their own force's units first, the others in the outcome's order (a unit's
     changes fill a phone's screen); the GMs read every unit in that order."""
@@ -202,7 +203,7 @@ def as_before_text(said: str, units: list[Any]) -> str:
     """What a revert did, in a sentence: ``said`` and the units, by name, it left as they were
     before the fight: "Skirmish at the mill is reverted: Iron Wolf and Aid Post are as they
     were before it." Two units of one name are told apart by their forces, as every page names
-    a unit (`pages.unit_label`): "Reserve 1 (Red Company) and Reserve 1 (Blue Battalion)"."""
+    a unit (`pages.names.unit_label`): "Reserve 1 (Red Company) and Reserve 1 (Blue Battalion)"."""
     units = list({unit.pk: unit for unit in units}.values())
     twice = Counter(unit.name for unit in units)
     names = [unit_label(u) if twice[u.name] > 1 else u.name for u in units]

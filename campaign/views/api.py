@@ -17,16 +17,12 @@ from battles.engine.events import EndReason
 from battles.report_context import END_REASON_TEXT
 from campaign.access import FULL, Viewer, campaign_for_viewer, force_for_viewer, unit_for_viewer
 from campaign.models import CampaignBattle, Force, Unit
-from campaign.pages import (
-    RosterLine,
-    battle_records_page,
-    battle_sides,
-    battle_winner,
-    clean_cursor,
-    entry_line,
-    force_summaries,
-    moved_since,
-)
+from campaign.pages.fights import battle_records_page
+from campaign.pages.forces import force_summaries
+from campaign.pages.history_words import entry_line
+from campaign.pages.roster import RosterLine
+from campaign.pages.sides import battle_sides, battle_winner, moved_since
+from campaign.pages.timeline import clean_cursor
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
 from campaign.selectors.entries import unit_story

@@ -19,7 +19,9 @@ from battles.forms import focus_first_error
 from campaign.access import Viewer, campaign_battle_for_viewer, campaign_for_viewer, require_manage
 from campaign.forms import RevertForm, add_service_errors
 from campaign.models import CampaignBattle
-from campaign.pages import changes, revert_blocked, unit_label
+from campaign.pages.changes import changes
+from campaign.pages.names import unit_label
+from campaign.pages.reverts import revert_blocked
 from campaign.rules.history import plural, possessive
 from campaign.selectors.reviews import outcome_review, revert_review
 from campaign.services.battles import (
@@ -35,7 +37,7 @@ REVIEW = "campaign/review.html"
 
 def _review(request, viewer: Viewer, *, status: int = 200, **context: Any) -> HttpResponse:
     """A review of what a GM's click will change (or a summary of what it changed); ``entries``,
-    the history entries that tell it (`pages.changes`)."""
+    the history entries that tell it (`pages.changes.changes`)."""
     rows = changes(context.pop("rows"), context.pop("entries", ()))
     destroyed = [unit_label(c.unit) for c in rows if c.destroyed]
     return render(

@@ -29,7 +29,7 @@ from campaign.deploy import deploy_map, side_roles
 from campaign.forms import SavedMapForm, add_service_errors
 from campaign.models import Campaign, SavedMap
 from campaign.odds import campaign_odds_report, odds_for_viewer
-from campaign.pages import battles_holding
+from campaign.pages.left_out import battles_holding
 from campaign.rules.damage import skill_restored_after
 from campaign.selectors.roster import campaign_now
 from campaign.services.battles import (

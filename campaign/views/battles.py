@@ -30,24 +30,21 @@ from campaign.access import FULL, Viewer, campaign_battle_for_viewer, campaign_f
 from campaign.battle_forms import REMOVAL_LABELS
 from campaign.models import CampaignBattle, Force, Membership, Unit
 from campaign.odds import campaign_odds_report
-from campaign.pages import (
-    LEFT_WORDS,
+from campaign.pages.changes import changes, changes_fought_for
+from campaign.pages.fights import battles_page
+from campaign.pages.names import unit_label
+from campaign.pages.orders import orders_going_in
+from campaign.pages.report import LEFT_WORDS, battle_names
+from campaign.pages.sides import (
     BattleSide,
-    battle_names,
     battle_sides,
     battle_winner,
-    battles_page,
-    changes,
-    changes_fought_for,
-    clean_cursor,
-    fog_notice,
     force_colour,
     moved_since,
-    orders_going_in,
     side_colours,
-    unit_label,
-    units_seen_in_summary,
 )
+from campaign.pages.sight import fog_notice, units_seen_in_summary
+from campaign.pages.timeline import clean_cursor
 from campaign.rules.damage import TableResult
 from campaign.rules.history import plural, possessive
 from campaign.rules.orders import clock_hour, clock_text
@@ -105,7 +102,7 @@ moved since fought for (``_names``)."""
 def _names(cb: CampaignBattle) -> Named:
     """The battle's units, its sides named by their forces (in the scenario's side order, which
     the report's colours follow), the names the report calls sides and units by, and the force
-    each unit moved to another since fought for (`pages.moved_since`)."""
+    each unit moved to another since fought for (`pages.sides.moved_since`)."""
     units = campaign_battle_units(campaign_battle=cb)
     scenario = cb.battle.scenario if cb.battle is not None else {}
     fought_for = moved_since([(cb, units.values())])[cb.pk]

@@ -15,7 +15,9 @@ from django.views.decorators.http import require_GET, require_POST
 from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
 from campaign.keys import key_named
 from campaign.models import Character, CharacterEntry, Unit
-from campaign.pages import character_search, clean_cursor, rallied_text, trained_text
+from campaign.pages.done_words import rallied_text, trained_text
+from campaign.pages.finder import character_search
+from campaign.pages.timeline import clean_cursor
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
 from campaign.rules.history import plural
 from campaign.selectors.roster import campaign_characters, campaign_now

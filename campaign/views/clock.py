@@ -23,7 +23,8 @@ from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.forms import AdvanceForm, AdvanceSummaryForm, ReviewedForm, add_service_errors
 from campaign.keys import key_named
 from campaign.models import Order
-from campaign.pages import changes, kept_in_zone_text, time_lines_ahead, time_lines_done
+from campaign.pages.changes import changes
+from campaign.pages.time_lines import kept_in_zone_text, time_lines_ahead, time_lines_done
 from campaign.rules.history import plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_text, order_done_text
 from campaign.selectors import battle_setup

@@ -21,7 +21,9 @@ from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.battle_forms import browsed
 from campaign.forms import add_service_errors
 from campaign.models import Campaign, Engagement
-from campaign.pages import changes, engagement_outcome, engagement_sides
+from campaign.pages.changes import changes
+from campaign.pages.fights import engagement_outcome
+from campaign.pages.sides import engagement_sides
 from campaign.rules.engagement import (
     DRIVEN_BACK,
     DRIVEN_BACK_MARGIN,

@@ -16,7 +16,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
 from campaign.models import Character, Engagement, HistoryEntry, Unit
-from campaign.pages import changes, clean_cursor, engagement_sides, engagements_page, revert_blocked
+from campaign.pages.changes import changes
+from campaign.pages.fights import engagements_page
+from campaign.pages.reverts import revert_blocked
+from campaign.pages.sides import engagement_sides
+from campaign.pages.timeline import clean_cursor
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import out_cold_text
 from campaign.rules.orders import OrderKind
@@ -248,7 +252,7 @@ def engagement_context(viewer: Viewer, record: Engagement, **forms: Any) -> dict
 
 def _engagement_aftermath(viewer: Viewer, record: Engagement) -> dict[str, Any]:
     """What an applied engagement did to its units, told in the words of the history entries it
-    wrote (`pages.changes`, as a battle's page tells its outcome), for the forces the reader
+    wrote (`pages.changes.changes`, as a battle's page tells its outcome), for the forces the reader
     sees in full, as on the rosters; and, to the GM, which of its units' Casualty hits await
     the medics now, until when, and how to send them (`medics_due_context`)."""
     entries = list(

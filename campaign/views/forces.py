@@ -27,18 +27,13 @@ from campaign.forms import (
     add_service_errors,
 )
 from campaign.models import HistoryEntry
-from campaign.pages import (
-    changes,
-    history_sentence,
-    left_unsaved_text,
-    medics_today,
-    roster_lines,
-    trained_text,
-    undo_blocked,
-    undo_blocked_lede,
-    undo_text,
-    unit_joins_text,
-)
+from campaign.pages.changes import changes
+from campaign.pages.done_words import trained_text
+from campaign.pages.history_words import history_sentence
+from campaign.pages.medics import left_unsaved_text, medics_today
+from campaign.pages.raised import unit_joins_text
+from campaign.pages.reverts import undo_blocked, undo_blocked_lede, undo_text
+from campaign.pages.roster import roster_lines
 from campaign.rules.history import possessive, undone_name
 from campaign.selectors.reviews import undo_preview
 from campaign.services import (
@@ -197,7 +192,7 @@ def unit_undo_view(request: HttpRequest, pk: int, unit_pk: int, entry_pk: int) -
         return redirect(back_to or url)
     form = UndoForm(request.POST if request.method == "POST" else None)
     context = {"unit": unit, "force": unit.force, "back_url": url}
-    # What the Undo itself would refuse (`pages.undo_blocked`), said before any button.
+    # What the Undo itself would refuse (`pages.reverts.undo_blocked`), said before any button.
     refusal = undo_blocked(viewer.campaign, entry)
     if not refusal and request.method == "POST" and form.is_valid():
         try:

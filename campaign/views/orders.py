@@ -14,7 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from campaign.access import Viewer, campaign_for_viewer, require_manage
 from campaign.keys import key_named
 from campaign.models import Campaign, Leader, Order
-from campaign.pages import still_in_battle, units_needing_attention
+from campaign.pages.attention import units_needing_attention
+from campaign.pages.left_out import still_in_battle
 from campaign.rules.orders import OrderKind, clock_text, outside_specialties_text
 from campaign.rules.state import ordered_specialties
 from campaign.selectors.roster import campaign_now, engaged_battles

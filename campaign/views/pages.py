@@ -52,48 +52,46 @@ from campaign.forms import (
     people_choices,
 )
 from campaign.models import Campaign, CampaignBattle, Force, Membership, Order, Unit
-from campaign.pages import (
-    MEDICS_SPENT,
+from campaign.pages.at_the_table import AtTheTable, at_the_table
+from campaign.pages.attention import (
     Attention,
-    AtTheTable,
-    RosterLine,
-    at_the_table,
-    card_html,
-    card_text,
-    clean_cursor,
-    clean_sort,
-    destroyed_where,
-    finder_statuses,
-    force_colour,
-    force_strength_chart,
-    force_summaries,
+    rallying_text,
+    units_held_in_battles,
+    units_needing_attention,
+)
+from campaign.pages.cards import card_html, card_text
+from campaign.pages.charts import force_strength_chart, unit_charts
+from campaign.pages.destroyed import destroyed_where
+from campaign.pages.events import since_last_visit
+from campaign.pages.fights import (
+    quick_resolve_outcome,
+    quick_resolve_reason,
+    recent_battles,
+    recent_fights,
+    recent_quick_resolves,
+)
+from campaign.pages.finder import finder_statuses, unit_search
+from campaign.pages.forces import force_summaries, units_count_text
+from campaign.pages.ladder import quality_ladder
+from campaign.pages.medics import (
+    MEDICS_SPENT,
     forces_crews_idle,
     forces_with_medics,
     medics_left,
     medics_today,
-    my_campaigns,
-    printed_lines,
-    quality_ladder,
-    quick_resolve_outcome,
-    quick_resolve_reason,
-    rallying_text,
-    recent_battles,
-    recent_fights,
-    recent_quick_resolves,
-    roster_line,
-    since_last_visit,
+)
+from campaign.pages.my_campaigns import my_campaigns
+from campaign.pages.reverts import undo_problems
+from campaign.pages.roster import RosterLine, clean_sort, printed_lines, roster_line
+from campaign.pages.sides import force_colour
+from campaign.pages.sight import units_seen_in_summary
+from campaign.pages.stories import unit_story_lines
+from campaign.pages.timeline import (
+    clean_cursor,
     timeline,
     timeline_choices,
     timeline_follow,
     timeline_lists_units,
-    undo_problems,
-    unit_charts,
-    unit_search,
-    unit_story_lines,
-    units_count_text,
-    units_held_in_battles,
-    units_needing_attention,
-    units_seen_in_summary,
 )
 from campaign.rules.bridge import fought_going, went_in_text
 from campaign.rules.damage import LEADER_DEATH_MORALE_HITS
@@ -567,7 +565,8 @@ def unit_context(
         if (undo := undo_offered(unit=unit, page=story)) is not None:
             context["undo_entry"] = undo
             context["undo_name"] = undone_name(undo.undo_kind, undo.day)
-            # Why the Undo would be refused now, said in the link's place (`pages.undo_problems`).
+            # Why the Undo would be refused now, said in the link's place
+            # (`pages.reverts.undo_problems`).
             context["undo_refusal"] = undo_problems(viewer.campaign, undo)
         leader = getattr(unit, "leader", None)
         if leader is not None:
@@ -695,7 +694,7 @@ class SheetCard:
 
     @property
     def html(self) -> str:
-        """Its card as its ``<pre>`` prints it, each item kept whole (`pages.card_html`)."""
+        """Its card as its ``<pre>`` prints it, each item kept whole (`pages.cards.card_html`)."""
         return card_html(self.line.card)
 
     @property
@@ -716,7 +715,7 @@ def _sheet(
     battle, or, for a ``battle``, those it printed (a unit not in it has none), with how each
     went in; the hits they carry now only while the battle's outcome is not applied (until
     then they are the hits they went in with). ``left_out``: why some units have no card here
-    (`pages.units_seen_in_summary`)."""
+    (`pages.sight.units_seen_in_summary`)."""
     now = campaign_now(viewer.campaign)
     lines = [roster_line(unit, now) for unit in units]
     if battle is None:

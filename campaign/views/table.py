@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from campaign.access import FULL, Viewer, campaign_for_viewer, require_manage
 from campaign.keys import key_named
 from campaign.models import Campaign, TableRoll, Unit
-from campaign.pages import requisition_refused, roll_notice
+from campaign.pages.raised import requisition_refused, roll_notice
 from campaign.services.checks import contest_run, requisition_run, skill_check_run
 from campaign.table_forms.check_fields import CHECK_UNITS_LIST, check_units_suggested
 from campaign.table_forms.checks import ContestForm, SkillCheckForm

@@ -960,7 +960,7 @@ def test_a_table_results_entry_tells_a_leaders_death_once_with_its_morale_hits(
     """A leader killed at the table: the working names the wounds, the death and its 2 Morale
     hits in one clause, and the story says the death no more (before, "…; the leader died: 2
     Morale hits at once; …; Lt. Ada Reyes was killed")."""
-    from campaign.pages import entry_words
+    from campaign.pages.history_words import entry_words
 
     led = make_unit("Reyes's Squad", leader={"name": "Lt. Ada Reyes", "hit_points": 1})
     enemy = squads["red"]

@@ -421,7 +421,7 @@ def test_the_gm_heals_a_character_by_an_amount_never_above_full_and_never_the_de
     campaign, make_unit
 ):
     from campaign.models import CharacterEntry
-    from campaign.pages import entry_line
+    from campaign.pages.history_words import entry_line
     from campaign.services.characters import character_heal
 
     holt = character_create(campaign=campaign, name="Capt. Holt", hit_points=14)
@@ -483,7 +483,7 @@ def test_a_leaders_heal_reads_in_its_units_history_against_full_hit_points_and_w
     full ones and where it came from; a leader named with its unit, whose full hit points are
     never recorded, is told where its hit points came from instead."""
     from campaign.models import CharacterEntry
-    from campaign.pages import entry_line
+    from campaign.pages.history_words import entry_line
     from campaign.services.characters import character_heal
     from campaign.services.roster import unit_edit
 
@@ -517,7 +517,7 @@ def test_a_leader_is_named_in_the_story_by_what_the_entry_is_not_by_its_reasons_
     name again; any other entry names the leader with them, whatever its reason begins with (a
     battle named for a place called as its leader is). A fight or a correction names in its
     reason the leader it killed, so its story says the death no more."""
-    from campaign.pages import entry_line
+    from campaign.pages.history_words import entry_line
     from campaign.rules.history import sentence
     from campaign.services.characters import character_heal
     from campaign.services.roster import unit_edit

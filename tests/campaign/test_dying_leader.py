@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import Leader, Unit
-from campaign.pages import at_the_table
+from campaign.pages.at_the_table import at_the_table
 from campaign.rules.command import Command
 from campaign.rules.state import can_act, hit_point_state
 from campaign.services import leader_attach, unit_train

@@ -144,7 +144,7 @@ def test_an_engagement_says_a_leaders_death_and_the_units_end_once_each(campaign
     """The leader's death is the bridge's one sentence, as a battle's and a correction's say it,
     and the line a page reads says each thing once: the unit's end and the leader's name are
     the story's words, not the reason's again ("destroyed: was destroyed")."""
-    from campaign.pages import entry_line
+    from campaign.pages.history_words import entry_line
 
     red = make_unit("Squad 1", quality="green",
                     leader={"name": "Capt. Mara Holt", "hit_points": 1})  # fmt: skip
@@ -411,7 +411,7 @@ def test_a_revert_held_up_by_a_fight_held_up_in_turn_says_the_whole_chain_newest
     """Mill ford's revert waits on Night at the Ford's, which waits on Dawn patrol's, which waits
     on a correction of Blue 1 since: the chain is told whole, in the order the GM goes through
     it, each step by what, which unit and which day — not one step a refusal."""
-    from campaign.pages import revert_blocked
+    from campaign.pages.reverts import revert_blocked
     from campaign.selectors.reviews import revert_chain
     from campaign.services import unit_edit
 

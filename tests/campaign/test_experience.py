@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaign.models import HistoryEntry
-from campaign.pages import entry_line
+from campaign.pages.history_words import entry_line
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.experience import (
     EXPERIENCE_TABLE,
@@ -391,7 +391,7 @@ def test_a_step_the_dead_cost_and_the_fights_since_won_back_is_told():
 def test_the_clocks_words_tell_the_step_the_dead_cost_and_the_fights_since_won_back(
     campaign, make_unit
 ):
-    from campaign.pages import time_lines_ahead, time_lines_done
+    from campaign.pages.time_lines import time_lines_ahead, time_lines_done
     from campaign.selectors.reviews import advance_passings
     from campaign.services.orders import clock_advance
 

@@ -3,7 +3,7 @@ dice) after it, briefly; and the hits a fight dealt in the same words wherever t
 
 from __future__ import annotations
 
-from campaign.pages import entry_line
+from campaign.pages.history_words import entry_line
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import told_why
 from campaign.services import outcome_apply

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from battles.engine.events import Removal
 from campaign.models import HistoryEntry, Unit
-from campaign.pages import medics_left
+from campaign.pages.medics import medics_left
 from campaign.rules.damage import UnitOutcome, damage_apply, outcome_damage
 from campaign.rules.experience import experience_earn
 from campaign.rules.orders import clock_hour
@@ -1033,9 +1033,9 @@ def test_a_unit_its_battles_dead_found_too_late_destroyed_is_said_to_have_fallen
 ):
     """A Raw unit whose battle is entered two days late: its one Casualty hit dies as it is
     entered, and it is destroyed. Where it fell names the battle, as that entry keeps its name
-    as data (`pages.destroyed_where`); an entry saved before it kept one reads as its history
-    tells it."""
-    from campaign.pages import destroyed_where
+    as data (`pages.destroyed.destroyed_where`); an entry saved before it kept one reads as its
+    history tells it."""
+    from campaign.pages.destroyed import destroyed_where
 
     raw = make_unit("Atlas", "Mech", quality="raw", specialties=())
     calendar_advance(campaign=campaign, days=2)

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from battles.jsontext import read_json
 from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
-from campaign.pages import medics_left
+from campaign.pages.medics import medics_left
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour

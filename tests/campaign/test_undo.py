@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaign.models import Campaign, HistoryEntry, Leader
-from campaign.pages import medics_left
+from campaign.pages.medics import medics_left
 from campaign.rules.damage import UnitOutcome
 from campaign.selectors.entries import entries_undone
 from campaign.selectors.reviews import undo_offered

@@ -202,7 +202,7 @@ def test_a_battle_names_its_sides_by_the_forces_that_fought_it_after_a_unit_move
 def test_an_engagement_names_its_sides_by_the_forces_that_fought_it_after_a_unit_moves(
     client, world
 ):
-    from campaign.pages import engagement_sides
+    from campaign.pages.sides import engagement_sides
 
     gm = world.users["gm"]
     engagement, raiders = _raid(world)

@@ -269,7 +269,7 @@ def test_a_battles_fog_notice_says_why_in_one_sentence(
 ):
     """Each reason a battle's page shows a reader one side's view or its outcome only, in the
     sentence the page gives it: the forces seen in summary named once each, by name."""
-    from campaign.pages import fog_notice
+    from campaign.pages.sight import fog_notice
 
     assert fog_notice(side_name=side_name, fog_of_war=fog_of_war, spectator=spectator,
                       in_summary=in_summary) == said  # fmt: skip

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from battles.models import Battle
 from campaign.models import CampaignBattle
-from campaign.pages import FIGHTS_A_PAGE
+from campaign.pages.fights import FIGHTS_A_PAGE
 from tests.web.campaign_world import login
 from tests.web.crafted import crafted_battle, crafted_scenario
 

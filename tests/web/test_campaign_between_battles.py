@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaign.models import HistoryEntry, Unit
-from campaign.pages import Attention, medics_deadline, rally_when, rallying_text
+from campaign.pages.attention import Attention, rallying_text
+from campaign.pages.deadlines import medics_deadline, rally_when
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.recovery import days_to_rally, medical_window_closes
 from campaign.selectors.roster import campaign_now
@@ -938,7 +939,8 @@ def test_the_medics_box_says_why_a_last_morale_hit_in_the_combat_zone_is_not_the
 def test_the_hits_of_two_battles_are_each_said_to_die_as_their_own_24_hours_end(client, world):
     """Battle A at day 1, 00:00 and battle B at day 1, 20:00 each left a Casualty hit: the
     roster, the unit's page, the dashboard and the medics' answer say each battle's 24 hours."""
-    from campaign.pages import left_unsaved_text, roster_line
+    from campaign.pages.medics import left_unsaved_text
+    from campaign.pages.roster import roster_line
     from campaign.rules.state import WindowFight
     from units.bucs import Quality
 

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Character, Leader, Unit
-from campaign.pages import FOUND_A_PAGE
+from campaign.pages.finder import FOUND_A_PAGE
 from campaign.selectors.battle_setup import LIST_EVERY_UNIT
 from campaign.services.characters import character_create
 from tests.web.campaign_world import login

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from campaign.models import CampaignBattle, SavedMap
-from campaign.pages import force_colour
+from campaign.pages.sides import force_colour
 from campaign.services.maps import SPOT_CARD
 from tests.web.campaign_world import login
 from tests.web.test_campaign_battles import _free_all, _setup_data, _url

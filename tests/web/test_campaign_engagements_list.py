@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Engagement
-from campaign.pages import FIGHTS_A_PAGE as ENGAGEMENTS_A_PAGE
+from campaign.pages.fights import FIGHTS_A_PAGE as ENGAGEMENTS_A_PAGE
 from tests.web.campaign_world import login
 
 pytestmark = pytest.mark.django_db

@@ -296,7 +296,7 @@ def test_the_drawn_table_speaks_the_campaigns_names_and_colours_and_keeps_the_fo
     assert "Squad 1 (Red Company): Rifle Squad, Size 1, 1 Hit, Skill 3" in titles
     assert "Iron Wolf (Blue Battalion): Mech, Size 4, 3 Hits, Skill 4" in titles
     assert not any("(squad-1" in t or "(iron-wolf" in t for t in titles)
-    # Red Company wears red, Blue Battalion blue (campaign.pages.force_colour).
+    # Red Company wears red, Blue Battalion blue (campaign.pages.sides.force_colour).
     assert 'style="fill: #b3261e"' in svg and 'style="fill: #1f5fa8"' in svg
     desc = svg.split("<desc", 1)[1].split("</desc>", 1)[0]
     # Counted in words: "1 building", "1 unit of Blue Battalion".

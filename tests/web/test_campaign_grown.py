@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import pages
+from campaign.pages import fights, finder, timeline
 from campaign.views import clock
 from tests.web.campaign_world import login
 from tests.web.grown import grow
@@ -70,9 +70,9 @@ def _measure(client, world) -> dict[tuple[str, str], tuple[int, int, int]]:
 def test_every_page_costs_the_same_queries_and_a_window_the_same_size_when_the_campaign_doubles(
     client, world, paged, monkeypatch
 ):
-    monkeypatch.setattr(pages, "FOUND_A_PAGE", 5)
-    monkeypatch.setattr(pages, "FIGHTS_A_PAGE", 5)
-    monkeypatch.setattr(pages, "TIMELINE_LINES", 5)
+    monkeypatch.setattr(finder, "FOUND_A_PAGE", 5)
+    monkeypatch.setattr(fights, "FIGHTS_A_PAGE", 5)
+    monkeypatch.setattr(timeline, "TIMELINE_LINES", 5)
     monkeypatch.setattr(clock, "REVIEW_PAGE", 5)
     grow(world)
     before = _measure(client, world)

@@ -11,7 +11,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign.pages import since_last_visit, unit_story_lines
+from campaign.pages.events import since_last_visit
+from campaign.pages.stories import unit_story_lines
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import story_text
 from campaign.selectors.entries import unit_story
@@ -196,7 +197,7 @@ def test_a_revert_that_gave_nothing_back_says_so_by_what_it_undid_not_its_words(
     ``undid``), however that is worded: one of an entry that changed nothing says "nothing to
     give back"; one of experience that says what the unit keeps says no more."""
     from campaign.models import HistoryEntry
-    from campaign.pages import NOTHING_GIVEN_BACK, revert_words
+    from campaign.pages.history_words import NOTHING_GIVEN_BACK, revert_words
 
     def revert(kept, text):
         undid = {"kind": "skill_check", "day": 2, "fight": "", "name": "", "kept": kept}
@@ -217,7 +218,7 @@ def test_an_experience_line_that_changed_nothing_says_what_the_unit_has_on_the_d
     """Points held just short of a step the unit stood at already change nothing: the
     dashboard's line ends with what it has, as its own history's does."""
     from campaign.models import HistoryEntry
-    from campaign.pages import entry_line
+    from campaign.pages.history_words import entry_line
 
     unit = unit_create(force=world.force, unit_type=world.unit.unit_type, name="Holdouts",
                        quality="green", specialties=["infantry"])  # fmt: skip

@@ -77,7 +77,7 @@ def test_a_units_history_in_its_json_reads_as_on_its_page(client, world):
     and ``after`` give as data."""
     import re
 
-    from campaign.pages import entry_line
+    from campaign.pages.history_words import entry_line
     from campaign.selectors.entries import unit_history
 
     data = _get(login(client, world, "player"), "unit-json", world, world.unit.pk)

@@ -14,7 +14,7 @@ from django.urls import reverse
 from battles.engine import scenario as engine_scenario
 from battles.engine.tables import ScenarioTables
 from campaign.models import Force, Unit
-from campaign.pages import PALETTE, force_colour, scenario_side_names
+from campaign.pages.sides import PALETTE, force_colour, scenario_side_names
 from campaign.services import campaign_create, force_create
 from campaign.services.battles import campaign_battle_record
 from tests.web.campaign_world import login, raise_units

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from campaign import tasks
 from campaign.models import Campaign, Membership, Unit
-from campaign.pages import since_last_visit, unit_story_lines
+from campaign.pages.events import since_last_visit
+from campaign.pages.stories import unit_story_lines
 from campaign.selectors.entries import unit_story
 from campaign.services import calendar_advance, campaign_update, unit_create, unit_edit
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record

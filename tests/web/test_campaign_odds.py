@@ -13,7 +13,7 @@ from battles.models import OddsRun
 from battles.odds import odds_chunk_run
 from campaign.models import CampaignBattle
 from campaign.odds import campaign_odds_report
-from campaign.pages import force_colour
+from campaign.pages.sides import force_colour
 from tests.web.campaign_world import login
 from tests.web.test_campaign_battles import HTMX, _free_all, _setup_data, _url
 

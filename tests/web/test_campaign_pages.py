@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaign.models import Campaign, CampaignBattle, Unit
-from campaign.pages import HeldInBattle
+from campaign.pages.attention import HeldInBattle
 from campaign.rules.bridge import went_in_text
 from campaign.services import unit_create, unit_edit
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
@@ -109,7 +109,7 @@ def test_a_roster_of_numbered_squads_reads_in_their_numbers_order(client, world,
 
 
 def test_a_name_with_digits_of_any_script_sorts_without_failing():
-    from campaign.pages import name_order
+    from campaign.pages.names import name_order
 
     # "²" is a digit to str.isdigit but no number to int(); Arabic-Indic digits are numbers.
     names = ["Squad ²", "Squad 10", "Squad ٣", "Squad 2"]

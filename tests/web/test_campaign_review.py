@@ -343,9 +343,9 @@ def test_the_table_result_form_says_what_skill_lost_does_under_the_campaigns_rul
 
 
 def test_a_battles_entry_finds_the_battles_page_to_link(client, world):
-    """Where a unit fell links the fight's name to its page (`pages.fight_pages`): a table
+    """Where a unit fell links the fight's name to its page (`pages.destroyed.fight_pages`): a table
     battle's entry finds its battle's campaign page."""
-    from campaign.pages import fight_pages
+    from campaign.pages.destroyed import fight_pages
 
     battle, ours, _ = _doomed_battle(world)
     login(client, world, "gm")

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Unit
-from campaign.pages import TIMELINE_LINES
+from campaign.pages.timeline import TIMELINE_LINES
 from campaign.services import (
     campaign_create,
     force_create,
@@ -153,8 +153,8 @@ def test_dead_the_medics_partly_saved_are_told_everywhere_as_the_units_page_tell
     """Squad 1 carries 2 Casualty hits from Crossroads; an Elite Medical crew saves 1 and the
     other dies when the 24 hours are over, a step lost. The timeline, a player's "Lately" and
     the notice mail say the step first, then the dead as the unit's page tells them
-    (`pages.entry_why`): how many died, of what, and that the medics saved 1; not a bare
-    "fell" line."""
+    (`pages.history_words.entry_why`): how many died, of what, and that the medics saved 1; not a
+    bare "fell" line."""
     from campaign.models import HistoryEntry
     from campaign.services import medical_apply, unit_create
     from campaign.services.notices import notice_lines
@@ -538,12 +538,12 @@ def test_a_day_crowded_with_fights_and_notes_shows_its_latest_and_counts_the_res
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from campaign import pages
     from campaign.models import CampaignBattle
+    from campaign.pages.timeline import timeline
     from campaign.services.battles import campaign_battle_record
     from campaign.services.story import story_note_add
 
-    monkeypatch.setattr(pages, "TIMELINE_LINES", 5)
+    monkeypatch.setattr(timeline, "TIMELINE_LINES", 5)
     gm = world.users["gm"]
     card = Unit.objects.get(pk=world.unit.pk).unit_type
     login(client, world, "player")

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Campaign, Leader, Unit
-from campaign.pages import FOUND_A_PAGE
+from campaign.pages.finder import FOUND_A_PAGE
 from tests.web.campaign_world import login
 from tests.web.paging import fill_forces
 

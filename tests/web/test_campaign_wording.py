@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils.text import capfirst
 
 from campaign.models import CampaignBattle, Force, Unit
-from campaign.pages import Change, orders_going_in
+from campaign.pages.changes import Change
+from campaign.pages.orders import orders_going_in
 from campaign.rules.orders import clock_text
 from campaign.rules.state import CampaignUnitState, LeaderState
 from campaign.services.characters import character_create
@@ -554,7 +555,7 @@ def test_a_side_of_several_forces_is_named_by_them_all_and_by_its_role_only_when
     world,
 ):
     from campaign.models import Engagement
-    from campaign.pages import engagement_sides
+    from campaign.pages.sides import engagement_sides
 
     mixed = Engagement(pk=1, setup={"sides": {"attackers": [world.unit.pk, world.enemy_unit.pk],
                                               "defenders": [10**9]}})  # fmt: skip

@@ -39,7 +39,7 @@ def test_the_printed_cards_say_how_their_skill_comes_from_the_library_card(clien
 def test_a_printed_cards_text_keeps_each_item_whole_and_reads_as_the_card():
     """The printed card's ``<pre>`` keeps each stat and weapon item in a span that does not
     break; without its tags it is the card's text to the letter."""
-    from campaign.pages import card_html, card_text
+    from campaign.pages.cards import card_html, card_text
     from units.cardtext import parse_card
 
     card = parse_card(

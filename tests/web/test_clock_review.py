@@ -193,7 +193,7 @@ def test_the_dead_are_told_by_when_they_die_not_by_how_that_time_is_worded(
 ):
     """Whether a step happens as the clock passes its time is kept with the step: the time of
     the dead may be worded another way and still reads "then <time>, …", never "then on …"."""
-    monkeypatch.setattr("campaign.pages.dead_when", lambda at: "As day 2, 00:00 passes")
+    monkeypatch.setattr("campaign.pages.time_lines.dead_when", lambda at: "As day 2, 00:00 passes")
     unit = _wounded(world)
     unit_edit(unit=unit, changes={"status": "retreated"}, reason="fell back",
               actor=world.users["gm"])  # fmt: skip

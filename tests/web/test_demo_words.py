@@ -15,7 +15,8 @@ from django.utils.text import capfirst
 
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, Unit
-from campaign.pages import FIRST_VISIT_LINES, since_last_visit, unit_story_lines
+from campaign.pages.events import FIRST_VISIT_LINES, since_last_visit
+from campaign.pages.stories import unit_story_lines
 from campaign.selectors.entries import unit_story
 from campaign.services.battles import campaign_battle_apply, campaign_battle_record
 
@@ -235,7 +236,7 @@ def test_a_check_leaves_out_its_makers_name_as_its_entry_keeps_it_not_as_the_uni
 ):
     """The name a check's summary opens with is kept with the maker's entry (``maker``): a
     unit renamed since still reads its check once named, and a unit that lent its Strength in
-    numbers keeps the maker's name whole though its own begins it (`pages.without_maker`)."""
+    numbers keeps the maker's name whole though its own begins it (`pages.events.without_maker`)."""
     from campaign.models import HistoryEntry
     from campaign.services import unit_edit
     from campaign.services.checks import skill_check_run

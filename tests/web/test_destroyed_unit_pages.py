@@ -16,12 +16,10 @@ from django.urls import reverse
 
 from campaign.demo import DEMO_CAMPAIGN, demo_load
 from campaign.models import Campaign, Unit
-from campaign.pages import (
-    destroyed_where,
-    medics_today,
-    units_count_text,
-    units_needing_attention,
-)
+from campaign.pages.attention import units_needing_attention
+from campaign.pages.destroyed import destroyed_where
+from campaign.pages.forces import units_count_text
+from campaign.pages.medics import medics_today
 from campaign.selectors.roster import campaign_now
 from campaign.services import calendar_advance, unit_edit
 from tests.web.test_campaign_pages import _words
@@ -168,7 +166,7 @@ def test_where_a_destroyed_unit_fell_links_the_fight_to_its_page(client, demo, u
 
 
 def test_the_medics_and_the_needs_doing_never_count_a_destroyed_units_hits(demo):
-    from campaign.pages import roster_line
+    from campaign.pages.roster import roster_line
 
     campaign, squad = demo
     now = campaign_now(campaign)

@@ -183,7 +183,7 @@ def test_the_gm_is_told_to_heal_a_dying_leader_whose_unit_was_destroyed(client, 
 def test_the_units_own_reasons_are_kept_apart_from_its_dying_leaders(world):
     """`Attention.unit_reason` is the unit's own sentences as they were built, never the whole
     reason with the leader's sentence cut off its end by its wording."""
-    from campaign.pages import units_needing_attention
+    from campaign.pages.attention import units_needing_attention
 
     gm = world.users["gm"]
     vance = character_create(campaign=world.campaign, name="Sgt Vance", hit_points=12, actor=gm)

@@ -1,6 +1,6 @@
 """The units a form does not offer, said under it with why: a battle's set-up, a table result,
 an engagement, a skill check and a contest name each unit left out, a sentence per reason
-("Destroyed: Spare 2 (Red Company)."), by one rule (`Status.fights`, `pages.left_out`)."""
+("Destroyed: Spare 2 (Red Company)."), by one rule (`Status.fights`, `pages.left_out.left_out`)."""
 
 from __future__ import annotations
 

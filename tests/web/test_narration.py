@@ -263,7 +263,7 @@ def test_a_unit_leaving_the_battle_is_told_in_the_rule_texts_words_or_a_campaign
     """The rule texts' "destroyed" and "demoralised" in a battle of its own; in a campaign's, its
     "taken out" and "broken" (not yet what the battle costs the unit), in the story, the units
     table's words and the replay's alike."""
-    from campaign.pages import LEFT_WORDS
+    from campaign.pages.report import LEFT_WORDS
 
     scenario = parse_scenario(crafted_scenario())
     gone = ev.Remove("b1", ev.Removal.DESTROYED)
@@ -544,7 +544,7 @@ def test_each_turn_closes_with_the_score_after_it_and_the_units_it_took_out():
     each point's own line: a reader had to add up where the battle stood. Each turn now closes
     with the score after it and who left the battle in it, in the campaign's words where it has
     some."""
-    from campaign.pages import LEFT_WORDS
+    from campaign.pages.report import LEFT_WORDS
 
     scenario = parse_scenario(crafted_scenario())
     blue, red = (s.name for s in scenario.sides)

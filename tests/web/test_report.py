@@ -290,7 +290,7 @@ def test_the_report_leaves_out_the_units_known_by_name_only_and_speaks_the_reade
     from battles.fog import hidden_events
     from battles.report import unit_sides
     from battles.report_context import battle_report
-    from campaign.pages import LEFT_WORDS
+    from campaign.pages.report import LEFT_WORDS
     from tests.web.crafted import crafted_events, crafted_scenario
 
     battle = crafted_battle(owner)

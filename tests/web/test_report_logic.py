@@ -522,7 +522,7 @@ def _result(reason, winner, held, gone=(), collapsed=False):
 
 def test_the_outcome_says_who_was_wiped_out_what_each_objective_came_to_and_who_held_it():
     from battles.report_context import _buildings, _end_reason_text, _objectives, _sides, _units
-    from campaign.pages import LEFT_WORDS
+    from campaign.pages.report import LEFT_WORDS
 
     scenario = _two_objectives()
     names = scenario_names(scenario)

@@ -267,7 +267,7 @@ def test_a_revert_refusal_names_what_changed_since_without_brackets_in_brackets(
     ("a day of R&R (a day)"), which a bracket around it would nest."""
     from types import SimpleNamespace
 
-    from campaign.pages import revert_blocked_lines
+    from campaign.pages.reverts import revert_blocked_lines
 
     unit = SimpleNamespace(name="Sappers", force=SimpleNamespace(name="Blue Battalion"))
     rest = HistoryEntry(pk=7, kind="recovery", day=3, text="a day of R&R (a day)", after={})

@@ -67,7 +67,7 @@ def test_a_wounded_leader_reads_as_d20_modern_says_with_a_real_minus(client, wor
     """At 0 hit points a leader is disabled, below it dying, at −10 dead: each page that shows
     a leader's hit points says which, and prints a negative number with a minus sign."""
     from campaign.models import Leader
-    from campaign.pages import Change
+    from campaign.pages.changes import Change
     from campaign.rules.history import changes_text, hit_points_text
     from campaign.rules.state import CampaignUnitState, LeaderState
     from units.bucs import Quality

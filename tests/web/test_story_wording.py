@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaign.pages import without_repeats
+from campaign.pages.history_words import without_repeats
 from campaign.rules.history import story_text
 from campaign.services.leaders import leader_attach
 from tests.web.campaign_world import login

@@ -333,7 +333,7 @@ def test_a_rolls_notice_names_the_unit_it_raised_and_a_minus_as_a_minus(world):
     from django.contrib import messages
 
     from campaign.models import TableRoll, Unit
-    from campaign.pages import roll_notice
+    from campaign.pages.raised import roll_notice
 
     unit = Unit.objects.select_related("unit_type").get(pk=world.unit.pk)
     summary = "Sappers: Engineering check, -1 against DC 10: fails (the ford)"

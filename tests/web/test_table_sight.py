@@ -213,7 +213,7 @@ def test_a_seen_units_rolls_do_not_name_a_legendary_ally_the_reader_does_not_see
 def test_a_battles_orders_going_in_do_not_name_a_legendary_commander_the_reader_does_not_see(
     world,
 ):
-    from campaign.pages import orders_going_in
+    from campaign.pages.orders import orders_going_in
     from campaign.rules.bridge import COMMANDED
 
     unit = world.unit

@@ -261,7 +261,7 @@ def test_an_undo_pressed_as_the_unit_changes_is_still_refused_with_nothing_writt
 def test_an_undo_refused_by_two_later_corrections_of_one_day_says_both_must_go(world):
     """Two corrections of the same day after the one to undo read "Undo the GM's correction
     of day 1, then undo this one", as if one Undo freed it: each takes an Undo of its own."""
-    from campaign.pages import undo_blocked
+    from campaign.pages.reverts import undo_blocked
 
     first = _correct(world, morale_hits=2)
     _correct(world, reason="drill", morale_hits=1)
@@ -277,7 +277,7 @@ def test_an_undo_refused_by_two_later_corrections_of_one_day_says_both_must_go(w
 def test_an_undo_refused_by_a_later_entry_with_no_undo_says_to_correct_the_unit(world):
     """A day of R&R came with the clock, which does not go back: the change before it cannot
     be undone by undoing it first, and the unit is corrected instead."""
-    from campaign.pages import undo_blocked
+    from campaign.pages.reverts import undo_blocked
 
     first = _correct(world, morale_hits=2)
     HistoryEntry.objects.create(
