@@ -539,7 +539,7 @@ def test_a_day_crowded_with_fights_and_notes_shows_its_latest_and_counts_the_res
     from django.test.utils import CaptureQueriesContext
 
     from campaign.models import CampaignBattle
-    from campaign.pages.timeline import timeline
+    from campaign.pages import timeline
     from campaign.services.battles import campaign_battle_record
     from campaign.services.story import story_note_add
 
