@@ -16,8 +16,7 @@ from django.forms.utils import pretty_name
 from battles.odds import ODDS_DEFAULT_BATTLES, ODDS_MAX_BATTLES, ODDS_PRECISIONS
 from battles.selectors import reference_scenarios
 from battles.services import SEED_LIMIT, BattleInputError
-from campaign.rules.history import number_text, plural
-from units.words import quoted
+from units.words import number_text, plural, quoted
 
 
 class LaunchKeyField(forms.UUIDField):

@@ -38,7 +38,7 @@ from battles.report import (
 from battles.report import unit_sides as sides_of_units
 from battles.selectors import battle_log, log_events
 from battles.table import TableView, table_view
-from campaign.rules.history import possessive
+from units.words import possessive
 
 LOG_PAGE_EVENTS = 4000
 """Events (dice included) one page of a battle's log shows at most, in whole turns (a turn with

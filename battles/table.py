@@ -16,7 +16,7 @@ from battles.engine.geometry import table_size_text
 from battles.engine.scenario import ObjectiveKind
 from battles.map_labels import LABEL_SIZE, Box, clashes, place_labels, text_box
 from battles.names import Names, scenario_names
-from campaign.rules.history import plural
+from units.words import plural
 
 GRID_STEP = 6
 """Inches between the heavier grid lines (a 24" table shows a 4 × 4 grid)."""

@@ -33,7 +33,6 @@ from campaign.pages.sides import (
     table_side_name,
 )
 from campaign.rules.damage import LEFT_THE_TABLE
-from campaign.rules.history import possessive
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status
 from campaign.rules.values import TURN_LIMIT_MAX
@@ -42,6 +41,7 @@ from campaign.services.battles import Deployment, campaign_battle_places, still_
 from campaign.services.deployment import Spot, deployment_spots, off_table, spot
 from campaign.services.going_in import deployment_order, led_units
 from campaign.services.outcomes import battle_day_problem, battle_hour_problem
+from units.words import possessive
 
 NO_ORDER = "none"
 ORDER_CHOICES = [

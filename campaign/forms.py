@@ -24,7 +24,7 @@ from battles.jsontext import read_json
 from campaign.models import STORY_TEXT, Campaign, Force, Membership, Unit
 from campaign.rules.bridge import card_needs, card_specialties
 from campaign.rules.damage import LEADER_DEATH_MORALE_HITS
-from campaign.rules.history import hit_points_text, number_text, possessive
+from campaign.rules.history import hit_points_text
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.recovery import morale_hits_healable
 from campaign.rules.state import (
@@ -47,7 +47,7 @@ from campaign.services.roster import LEADER_HIT_POINTS, MAX_RAISED_AT_ONCE
 from config.security import megabytes
 from units.bucs import Equipment, Quality, Specialty, kept_beyond_limit
 from units.models import UnitType
-from units.words import and_words, quoted
+from units.words import and_words, number_text, possessive, quoted
 
 QUALITY_CHOICES = [(quality_name(q), q.label) for q in Quality]
 EQUIPMENT_CHOICES = [(e.value, e.label) for e in Equipment]

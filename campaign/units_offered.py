@@ -12,7 +12,6 @@ from django.urls import reverse
 
 from campaign.models import Campaign, Force, Unit
 from campaign.pages.left_out import left_out, no_unit_fit
-from campaign.rules.history import plural
 from campaign.selectors.battle_setup import (
     UnitsPage,
     lists_every_unit,
@@ -20,7 +19,7 @@ from campaign.selectors.battle_setup import (
     units_page,
     units_to_fight,
 )
-from units.words import and_words
+from units.words import and_words, plural
 
 NO_UNITS = (
     "The campaign has no units yet: raise a force on the campaign's page, then add its units "

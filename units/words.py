@@ -1,6 +1,7 @@
 """How a sentence repeats what someone gave, and prints a number: a name in curly quotes, a
-value from a form or a file by what it is, a negative number with a real minus. Plain Python,
-read by the units library and the campaign alike."""
+value from a form or a file by what it is, a negative number with a real minus, a count with its
+word, a name's possessive. Plain Python, read by the units library, the battles and the campaign
+alike."""
 
 from __future__ import annotations
 
@@ -76,3 +77,14 @@ def given(value: Any) -> str:
     """A name someone gave, where a refusal repeats it: text in curly quotes (`quoted`); what
     is no text at all by what it is (`value_shown`: "a list", "empty (null)")."""
     return quoted(value) if isinstance(value, str) else value_shown(value)
+
+
+def plural(count: int, word: str) -> str:
+    """A count and its word, as a page prints them: "1 day", "3 days", "10,000 battles"."""
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+
+
+def possessive(name: str) -> str:
+    """A name's possessive, as a page writes it: "Iron Wolf's", and of a name ending in s the
+    apostrophe alone: "Sappers'"."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"

@@ -11,10 +11,9 @@ from campaign.rules.bridge import went_under_orders
 from campaign.rules.command import COMMAND_LABELS, Command, Commandable, column, command_of
 from campaign.rules.damage import LEADER_DEATH_MORALE_HITS, LEADER_DICE_PER_CASUALTY_HIT
 from campaign.rules.engagement import COMBAT_SPECIALTIES, UNCOVERED
-from campaign.rules.history import possessive
 from campaign.rules.state import ordered_specialties
 from units.bucs import Equipment, Quality, fielded, specials
-from units.words import number_text
+from units.words import number_text, possessive
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,10 @@ from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.pages.deadlines import dying_when, rally_when
 from campaign.pages.left_out import _names
 from campaign.pages.names import unit_label
-from campaign.rules.history import plural
 from campaign.rules.recovery import awaiting_until, days_to_rally, medical_window_open
 from campaign.rules.state import Status
 from campaign.selectors.roster import campaign_now, campaign_units, engaged_battles
-from units.words import and_words, number_text
+from units.words import and_words, number_text, plural
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from campaign.rules.history import plural
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     awaiting_until,
@@ -12,7 +11,7 @@ from campaign.rules.recovery import (
 )
 from campaign.rules.state import CampaignUnitState
 from units.bucs import Quality
-from units.words import and_words
+from units.words import and_words, plural
 
 
 def hours_hence(at: int, now: int) -> str:

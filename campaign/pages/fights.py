@@ -12,8 +12,8 @@ from django.urls import reverse
 from campaign.models import Campaign, CampaignBattle, Engagement, QuickResolve
 from campaign.pages.sides import battle_winner, battles_side_names, engagement_sides
 from campaign.rules.engagement import SIDES
-from campaign.rules.history import plural
 from campaign.selectors.access import campaigns_for_user
+from units.words import plural
 
 
 def recent_battles(campaign: Campaign, limit: int = 10) -> list[CampaignBattle]:

@@ -9,9 +9,10 @@ from urllib.parse import urlencode
 from campaign.models import Campaign, CampaignBattle, Force, Unit
 from campaign.pages.destroyed import destroyed_where
 from campaign.pages.names import name_order
-from campaign.rules.history import plural, taken_text
+from campaign.rules.history import taken_text
 from campaign.rules.state import Status
 from campaign.selectors.roster import CharacterLine, engaged_battles
+from units.words import plural
 
 FOUND_A_PAGE = 50
 """Units one page of a unit search lists, or characters one page of the Characters page."""

@@ -8,9 +8,9 @@ from django.db.models import Count, Q, Sum
 
 from campaign.models import Campaign, Force, Unit
 from campaign.pages.sides import force_colour
-from campaign.rules.history import plural
 from campaign.rules.state import Status
 from campaign.selectors.roster import engaged_battles
+from units.words import plural
 
 
 @dataclass(frozen=True)

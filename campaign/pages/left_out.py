@@ -7,10 +7,9 @@ from collections.abc import Iterable
 
 from campaign.models import Campaign, CampaignBattle, Force, Unit
 from campaign.pages.names import unit_label
-from campaign.rules.history import plural
 from campaign.rules.state import Status
 from campaign.selectors.roster import engaged_battles
-from units.words import and_words
+from units.words import and_words, plural
 
 
 def battles_holding(campaign: Campaign, engaged: list[tuple[Unit, str]]) -> list[CampaignBattle]:

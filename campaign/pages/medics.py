@@ -9,7 +9,6 @@ from campaign.models import Force, Unit
 from campaign.pages.deadlines import dying_when, rally_when
 from campaign.pages.roster import RosterLine
 from campaign.pages.time_lines import kept_last_morale_text
-from campaign.rules.history import plural, possessive
 from campaign.rules.recovery import (
     awaiting_until,
     casualties_die,
@@ -21,6 +20,7 @@ from campaign.rules.recovery import (
 from campaign.rules.state import Status
 from campaign.selectors.roster import medics_worked
 from units.bucs import Specialty
+from units.words import plural, possessive
 
 
 def left_unsaved_text(lines: list[RosterLine]) -> str:

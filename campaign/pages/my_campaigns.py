@@ -7,9 +7,9 @@ from typing import Any
 
 from campaign.models import Campaign, CampaignBattle, Force, HistoryEntry, Membership, Unit
 from campaign.pages.attention import Attention, units_held_in_battles, units_needing_attention
-from campaign.rules.history import plural
 from campaign.rules.recovery import awaiting_until
 from campaign.selectors.access import campaign_role, campaigns_for_user
+from units.words import plural
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from django.utils.text import capfirst
 
 from campaign.models import Campaign, CampaignBattle, Engagement, Force, HistoryEntry, Unit
 from campaign.pages.history_words import entry_why, history_sentence
-from campaign.rules.history import possessive, revert_text, undone_name
+from campaign.rules.history import revert_text, undone_name
 from campaign.selectors.reviews import (
     RevertStep,
     entries_after_fight,
@@ -24,7 +24,7 @@ from campaign.selectors.reviews import (
 )
 from campaign.services.reverts import revert_plan
 from campaign.templatetags.sentences import as_sentence
-from units.words import and_words
+from units.words import and_words, possessive
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from campaign.models import Unit
-from campaign.rules.history import plural, possessive
-from units.words import and_words
+from units.words import and_words, plural, possessive
 
 
 def units_seen_in_summary(units: Iterable[Unit], *, spectator: bool) -> str:

@@ -11,13 +11,13 @@ from django.utils.text import capfirst
 from campaign.models import HistoryEntry, Unit
 from campaign.pages.history_words import dead_first
 from campaign.pages.names import unit_label
-from campaign.rules.history import experience_text, plural, story_text, told_why
+from campaign.rules.history import experience_text, story_text, told_why
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.rules.recovery import CASUALTIES, medical_window_closes, morale_hits_healable
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, Status
 from campaign.rules.window import withdrawn_text
 from campaign.selectors.reviews import entries_changes
-from units.words import and_words
+from units.words import and_words, plural
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from campaign.pages.fights import (
 from campaign.pages.finder import SEARCH_LONGEST
 from campaign.pages.names import name_order, unit_label
 from campaign.pages.sides import engagement_sides, winner_names
-from campaign.rules.history import plural
 from campaign.selectors import battle_setup
 from campaign.selectors.entries import (
     entries_carrying,
@@ -36,7 +35,7 @@ from campaign.selectors.timeline import (
     timeline_focus,
     timeline_records,
 )
-from units.words import and_words, quoted
+from units.words import and_words, plural, quoted
 
 TIMELINE_DAYS = 14
 """Days with something on them that one page of the timeline shows at most."""

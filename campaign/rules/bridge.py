@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from campaign.rules.command import Commandable, legendary_command
-from campaign.rules.history import possessive
 from campaign.rules.orders import OrderKind, clock_text, order_kit, outside_specialties_text
 from campaign.rules.state import Status, ordered_specialties, quality_name
 from units.bucs import (
@@ -33,7 +32,7 @@ from units.bucs import (
     skill_shift,
     with_requirements,
 )
-from units.words import MINUS, number_text
+from units.words import MINUS, number_text, possessive
 
 
 class BridgeError(ValueError):

@@ -19,7 +19,6 @@ from battles.engine.events import Removal
 from battles.engine.rulesets import RULESETS
 from campaign.rules.bridge import BridgeError
 from campaign.rules.experience import with_quality
-from campaign.rules.history import plural
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import window_after_battle
 from campaign.rules.state import (
@@ -30,7 +29,7 @@ from campaign.rules.state import (
     WindowFight,
 )
 from units.bucs import Equipment, Specialty, ignores_first_morale_hit
-from units.words import or_words, value_shown
+from units.words import or_words, plural, value_shown
 
 LEFT_THE_TABLE = {
     Removal.NONE: "Still in the field",

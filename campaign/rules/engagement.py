@@ -30,7 +30,7 @@ from campaign.rules.command import (
     legendary_command,
 )
 from campaign.rules.damage import LEADER_DEATH_MORALE_HITS, leader_wounds
-from campaign.rules.history import out_cold_text, possessive
+from campaign.rules.history import out_cold_text
 from campaign.rules.orders import OrderKind, order_kit, within_specialties
 from campaign.rules.state import CampaignUnitState, LeaderState
 from units.bucs import (
@@ -49,7 +49,7 @@ from units.bucs import (
     outnumbered_modifier,
     starting_momentum,
 )
-from units.words import given, or_words, value_shown
+from units.words import given, or_words, possessive, value_shown
 
 SIDES = ("attackers", "defenders")
 ROUND_LIMIT_MAX = 50

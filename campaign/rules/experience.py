@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from campaign.rules.history import plural
 from campaign.rules.state import CampaignUnitState, Status
 from units.bucs import Quality
+from units.words import plural
 
 POINTS_SURVIVED = 1
 """Every unit that survives a battle: anything but destroyed utterly."""

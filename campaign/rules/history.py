@@ -13,10 +13,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from campaign.rules.experience import BECAUSE, threshold
 from campaign.rules.orders import clock_text
 from campaign.rules.state import SNAPSHOT_FIELDS, STATUS_LABELS, Status, hit_point_state
 from units.bucs import Equipment, Quality, Specialty
-from units.words import number_text, times
+from units.words import number_text, plural, times
 
 FIELD_LABELS = {
     "name": "name",
@@ -180,8 +181,6 @@ def told_why(text: str, before: dict[str, Any], after: dict[str, Any]) -> str:
     (`WAS_ONE_KIND`), a battle's BUCS hits split (`WAS_SPLIT`) or the hits dealt in the
     medics' story (`WAS_BOTH_KINDS`) and a step held back
     (`WAS_HELD`) in today's words."""
-    from campaign.rules.experience import BECAUSE  # it reads this module's words
-
     # The sentence was written with the fields in snapshot order; PostgreSQL's jsonb hands
     # them back in its own.
     after = {k: after[k] for k in SNAPSHOT_FIELDS if k in after}
@@ -295,17 +294,6 @@ def applications_text(applications: int, *, applied: bool) -> str:
     return f"applied {times(applications)}, reverted {times(applications - 1)}"
 
 
-def plural(count: int, word: str) -> str:
-    """A count and its word, as a page prints them: "1 day", "3 days", "10,000 battles"."""
-    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
-
-
-def possessive(name: str) -> str:
-    """A name's possessive, as a page writes it: "Iron Wolf's", and of a name ending in s the
-    apostrophe alone: "Sappers'"."""
-    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
-
-
 HYPHEN_SIGN = re.compile(r"(?<![\w.\u2212-])-(\d+)(?![\w.])")
 """A hyphen standing as a whole number's sign: not inside a word ("T-72") or a range ("2-3")."""
 
@@ -384,7 +372,6 @@ def toward_text(points: int, quality: Any = None, was: int | None = None) -> str
     experience points it needs to rise to Inexperienced", "1 (2 before) of the 2 …"; at
     Legendary, the top step, "3 experience points, at Legendary, the top step"; without a
     ``quality``, the points alone: "3 experience points"."""
-    from campaign.rules.experience import threshold  # it reads this module's words
 
     before = "" if was is None else f" ({was} before)"
     if quality is None:

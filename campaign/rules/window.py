@@ -33,11 +33,10 @@ from campaign.rules.experience import (
     step_ups_withdrawn,
     with_quality,
 )
-from campaign.rules.history import plural
 from campaign.rules.orders import clock_hour
 from campaign.rules.state import CampaignUnitState, Status, WindowFight
 from units.bucs import Quality
-from units.words import and_words
+from units.words import and_words, plural
 
 
 def window_opens(state: CampaignUnitState) -> int | None:

@@ -10,8 +10,9 @@ from typing import Any
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from campaign.models import Campaign, Character, Force, Invitation, Leader, Membership, Unit
-from campaign.rules.history import out_cold_text, possessive
+from campaign.rules.history import out_cold_text
 from campaign.rules.state import can_act
+from units.words import possessive
 
 GM = "gm"
 """The role of the campaign's own GM (not a membership: it is `Campaign.gm`)."""

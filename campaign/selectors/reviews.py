@@ -14,12 +14,12 @@ from django.db import transaction
 from django.db.models import Max, Q
 
 from campaign.models import Campaign, CampaignBattle, Engagement, HistoryEntry, Order, Unit
-from campaign.rules.history import possessive, sentence, undone_name, undone_text
+from campaign.rules.history import sentence, undone_name, undone_text
 from campaign.rules.recovery import Passing, time_passes
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_diff
 from campaign.selectors.entries import StoryPage, history_standing
 from campaign.selectors.roster import campaign_now, campaign_units
-from units.words import and_words
+from units.words import and_words, possessive
 
 
 def outcome_preview(

@@ -15,7 +15,7 @@ from django.db.models import Model
 from battles import queue
 from battles.refusals import BattleInputError
 from campaign.models import Campaign, Character, HistoryEntry, Leader, StoryEntry, Unit
-from campaign.rules.history import plural, sentence
+from campaign.rules.history import sentence
 from campaign.rules.orders import order_done_text
 from campaign.rules.state import CampaignUnitState, snapshot_diff
 from campaign.rules.values import (
@@ -25,7 +25,7 @@ from campaign.rules.values import (
 )
 from campaign.selectors.access import campaign_can_manage
 from units.models import new_version
-from units.words import quoted, value_shown
+from units.words import plural, quoted, value_shown
 
 
 def require_manager(campaign: Campaign, actor: Any) -> None:

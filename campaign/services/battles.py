@@ -34,7 +34,6 @@ from campaign.pages.left_out import still_in_battle
 from campaign.pages.sides import battle_sides, scenario_side_names
 from campaign.rules.bridge import fought_card, fought_kit
 from campaign.rules.damage import TableResult, UnitOutcome, outcome_problems
-from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
 from campaign.rules.state import Status, quality_name
 from campaign.selectors.battle_setup import campaign_battle_launched
@@ -59,7 +58,7 @@ from campaign.services.outcomes import (
     outcome_apply,
 )
 from campaign.services.reverts import Fight, outcome_revert
-from units.words import given, value_shown
+from units.words import given, possessive, value_shown
 
 NOTIFY_TASK = "campaign.tasks.campaign_battle_finished"
 

@@ -22,7 +22,7 @@ from campaign.models import (
     Unit,
 )
 from campaign.rules.characters import RallyError, can_rally, feats_from, ordered_feats, rally
-from campaign.rules.history import lost_past_full, number_text
+from campaign.rules.history import lost_past_full
 from campaign.rules.state import LEADER_DEATH_HIT_POINTS, LeaderState
 from campaign.selectors.access import command_refused
 from campaign.selectors.entries import history_standing
@@ -35,7 +35,7 @@ from campaign.services._record import (
     unit_change,
 )
 from units.models import new_version
-from units.words import value_shown
+from units.words import number_text, value_shown
 
 Kind = HistoryEntry.Kind
 HIT_POINTS_MAX = 999

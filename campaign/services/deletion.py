@@ -18,9 +18,8 @@ from django.db import transaction
 
 from battles.models import IN_FLIGHT, Battle
 from campaign.models import Campaign, CampaignBattle, Order, Unit
-from campaign.rules.history import plural
 from campaign.selectors.access import GM, campaign_role
-from units.words import and_words
+from units.words import and_words, plural
 
 logger = logging.getLogger(__name__)
 

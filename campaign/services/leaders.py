@@ -14,12 +14,11 @@ from django.db import transaction
 from campaign.models import Character, HistoryEntry, Leader, Unit
 from campaign.rules.characters import can_train, feats_from
 from campaign.rules.experience import TrainingError, training_apply, with_quality
-from campaign.rules.history import possessive
 from campaign.rules.values import leader_value
 from campaign.selectors.access import command_refused
 from campaign.services._record import locked, require_manager, unit_change, units_stored
 from campaign.services.notices import notices_after_commit
-from units.words import quoted
+from units.words import possessive, quoted
 
 Kind = HistoryEntry.Kind
 

@@ -32,11 +32,11 @@ from campaign.pages.fights import battles_listed
 from campaign.pages.history_words import entry_words
 from campaign.pages.names import unit_label
 from campaign.pages.sides import winner_names
-from campaign.rules.history import UNHURT, plural, possessive, took_words
+from campaign.rules.history import UNHURT, took_words
 from campaign.selectors.entries import entries_carrying, entry_battles
 from campaign.selectors.timeline import latest_entry_id, notice_entries, notice_entries_before
 from config.site import full_link, site_address
-from units.words import and_words
+from units.words import and_words, plural, possessive
 
 UNHURT_WORDS = UNHURT.removeprefix(": ")
 """A unit a battle did nothing to, as its history says it ("came through unhurt")."""

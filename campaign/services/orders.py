@@ -21,7 +21,6 @@ from django.utils.text import capfirst
 from campaign.models import Campaign, Character, HistoryEntry, Membership, Order, Unit
 from campaign.rules.bridge import CharacterOrder
 from campaign.rules.characters import Feat, feat_sum, feats_from, ordered_feats
-from campaign.rules.history import plural
 from campaign.rules.orders import (
     HOURS_PER_DAY,
     OrderKind,
@@ -50,7 +49,7 @@ from campaign.services._record import require_manager, text_given
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass, time_told
 from units.bucs import Quality
 from units.models import new_version
-from units.words import given, or_words, value_shown
+from units.words import given, or_words, plural, value_shown
 
 LISTED_HOURS_MAX = 240
 DONE, UNDER_WAY, REPLACED, CALLED_OFF = "done", "under way", "replaced", "called off"

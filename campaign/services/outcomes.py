@@ -31,7 +31,7 @@ from campaign.rules.damage import (
 )
 from campaign.rules.dice import Dice
 from campaign.rules.experience import earned_text, experience_earn
-from campaign.rules.history import plural, taken_text, took_text
+from campaign.rules.history import taken_text, took_text
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour, clock_text
 from campaign.rules.recovery import MEDICAL_WINDOW_HOURS, casualties_found_too_late, found_too_late
 from campaign.rules.state import CampaignUnitState, Status
@@ -39,7 +39,7 @@ from campaign.selectors.roster import campaign_now, leader_most_hit_points, unit
 from campaign.services._record import require_manager, text_given, unit_change
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
-from units.words import given, or_words, value_shown
+from units.words import given, or_words, plural, value_shown
 
 if TYPE_CHECKING:
     from campaign.services.going_in import GoingInto

@@ -14,7 +14,6 @@ from campaign.rules.history import (
     MEDICS_SAVED,
     UNHURT,
     fight_named,
-    plural,
     taken_text,
     told_why,
     took_text,
@@ -54,7 +53,7 @@ from campaign.services.notices import notices_after_commit
 from campaign.services.outcomes import battle_fate_text
 from campaign.services.roster import AWAIT_UNTIL
 from campaign.templatetags.sentences import full_stop
-from units.words import value_shown
+from units.words import plural, value_shown
 
 Kind = HistoryEntry.Kind
 MAX_DAYS = 365

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaign.models import Character, Force, HistoryEntry, Leader, Unit
-from campaign.rules.history import fight_named, possessive, undone_text
+from campaign.rules.history import fight_named, undone_text
 from campaign.rules.orders import clock_text, clock_time
 from campaign.rules.recovery import casualties_die, medical_window_closes, state_problems
 from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
@@ -30,7 +30,7 @@ from campaign.services._record import (
 from campaign.services.notices import notices_after_commit
 from campaign.services.roster import unit_move_problems, unit_zone_refusal
 from units.models import new_version
-from units.words import a_or_an
+from units.words import a_or_an, possessive
 
 Kind = HistoryEntry.Kind
 UNREVERTABLE = frozenset({Kind.CREATED, *HistoryEntry.ASIDE})

@@ -17,7 +17,6 @@ from campaign.models import Campaign, Force, HistoryEntry, StoryEntry, TableRoll
 from campaign.pages.left_out import still_in_battle
 from campaign.rules.damage import LEADER_DEATH_MORALE_HITS, leader_died_text
 from campaign.rules.experience import experience_refused, with_quality
-from campaign.rules.history import number_text, plural, possessive
 from campaign.rules.orders import clock_text
 from campaign.rules.recovery import (
     medical_window_closes,
@@ -48,7 +47,7 @@ from campaign.services.characters import HIT_POINTS_MAX
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment, Quality, Specialty, validate_specialties
 from units.models import UnitType
-from units.words import quoted, value_shown
+from units.words import number_text, plural, possessive, quoted, value_shown
 
 Kind = HistoryEntry.Kind
 Told = StoryEntry.Kind

@@ -38,7 +38,6 @@ from campaign.models import (
     TableRoll,
     Unit,
 )
-from campaign.rules.history import plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_hour
 from campaign.rules.state import Status
 from campaign.rules.values import (
@@ -92,7 +91,7 @@ from campaign.transfer.records import (
 )
 from campaign.transfer.story import check_story
 from units.models import UnitType
-from units.words import and_words, given, value_shown
+from units.words import and_words, given, plural, value_shown
 
 
 def _day(c: Checker, path: str, value: Any) -> int:

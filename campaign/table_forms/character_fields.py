@@ -14,10 +14,10 @@ from django.core.exceptions import ValidationError
 from campaign.keys import key_named
 from campaign.models import Campaign
 from campaign.rules.characters import feats_from
-from campaign.rules.history import hit_points_text, number_text, possessive
+from campaign.rules.history import hit_points_text
 from campaign.rules.state import Status, can_act
 from campaign.selectors import battle_setup
-from units.words import and_words, quoted
+from units.words import and_words, number_text, possessive, quoted
 
 
 class _CharacterField(forms.ModelChoiceField):

@@ -7,15 +7,10 @@ from typing import Any
 
 from django import template
 
-from campaign.rules.history import (
-    hit_points_shown,
-    minus_signs,
-    number_text,
-    possessive,
-)
+from campaign.rules.history import hit_points_shown, minus_signs
 from campaign.selectors.roster import leader_most_hit_points
 from units.bucs import Equipment, Quality
-from units.words import MINUS
+from units.words import MINUS, number_text, possessive
 
 register = template.Library()
 

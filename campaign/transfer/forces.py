@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.models import HistoryEntry
-from campaign.rules.history import FIELD_LABELS, possessive
+from campaign.rules.history import FIELD_LABELS
 from campaign.rules.orders import clock_hour
 from campaign.rules.recovery import state_problems
 from campaign.rules.state import LATER_FIELDS, SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
@@ -17,7 +17,7 @@ from campaign.transfer.checker import Checker, created_at_problem
 from campaign.transfer.format import ENTRY_KEYS, LARGEST_DAY, UNIT_KEYS
 from units.bucs import Quality, validate_specialties
 from units.models import UnitType
-from units.words import given
+from units.words import given, possessive
 
 
 def check_force(

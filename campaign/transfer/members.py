@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.models import Invitation, Membership
-from campaign.rules.history import possessive
 from campaign.rules.values import (
     MAX_MEMBERS_PER_CAMPAIGN,
     MAX_PENDING_INVITATIONS,
@@ -18,7 +17,7 @@ from campaign.selectors.access import invitee_key
 from campaign.transfer.bounds import past_most
 from campaign.transfer.checker import Checker, _text
 from campaign.transfer.format import INVITATION_KEYS
-from units.words import given
+from units.words import given, possessive
 
 USERNAME_LONGEST = 150
 """The longest username an account has (Django's)."""

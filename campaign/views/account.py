@@ -19,7 +19,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaign.forms import EmailAskForm
 from campaign.models import Membership
-from campaign.rules.history import plural
 from campaign.services.accounts import (
     CONFIRM_DAYS,
     email_ask,
@@ -30,6 +29,7 @@ from campaign.services.accounts import (
 )
 from campaign.views._common import action_done, form_action
 from config.site import site_address
+from units.words import plural
 
 ACCOUNT = "campaign/account.html"
 CONFIRM = "campaign/email_confirm.html"

@@ -22,7 +22,6 @@ from campaign.models import CampaignBattle
 from campaign.pages.changes import changes
 from campaign.pages.names import unit_label
 from campaign.pages.reverts import revert_blocked
-from campaign.rules.history import plural, possessive
 from campaign.selectors.reviews import outcome_review, revert_review
 from campaign.services.battles import (
     battle_named,
@@ -31,6 +30,7 @@ from campaign.services.battles import (
     outcome_reviewed,
 )
 from campaign.views._common import action_done, base_context
+from units.words import plural, possessive
 
 REVIEW = "campaign/review.html"
 

@@ -46,7 +46,6 @@ from campaign.pages.sides import (
 from campaign.pages.sight import fog_notice, units_seen_in_summary
 from campaign.pages.timeline import clean_cursor
 from campaign.rules.damage import TableResult
-from campaign.rules.history import plural, possessive
 from campaign.rules.orders import clock_hour, clock_text
 from campaign.selectors.battle_setup import engine_units_fought
 from campaign.selectors.fog import FOG_ALL, FOG_NONE, FoggedLogUnreadable, fog_side, fogged_log
@@ -54,6 +53,7 @@ from campaign.selectors.reviews import entries_changes, outcome_entries
 from campaign.selectors.roster import campaign_battle_units
 from campaign.views._common import base_context, changes_for_reader, reverted_context
 from campaign.views.pages import fought_medics_due
+from units.words import plural, possessive
 
 POLL_SECONDS = 1
 BATTLE = "campaign/battle.html"

@@ -19,7 +19,6 @@ from campaign.pages.done_words import rallied_text, trained_text
 from campaign.pages.finder import character_search
 from campaign.pages.timeline import clean_cursor
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
-from campaign.rules.history import plural
 from campaign.selectors.roster import campaign_characters, campaign_now
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
@@ -31,6 +30,7 @@ from campaign.table_forms.characters import (
     TrainByForm,
 )
 from campaign.views._common import base_context, form_action
+from units.words import plural
 
 CHARACTERS = "campaign/characters.html"
 CHARACTER_ENTRIES_SHOWN = 20

@@ -25,7 +25,6 @@ from campaign.keys import key_named
 from campaign.models import Order
 from campaign.pages.changes import changes
 from campaign.pages.time_lines import kept_in_zone_text, time_lines_ahead, time_lines_done
-from campaign.rules.history import plural
 from campaign.rules.orders import HOURS_PER_DAY, clock_text, order_done_text
 from campaign.selectors import battle_setup
 from campaign.selectors.reviews import (
@@ -44,6 +43,7 @@ from campaign.table_forms.orders import ClockForm
 from campaign.views._common import _destroyed, base_context, form_invalid
 from campaign.views.orders import ORDERS, orders_context
 from campaign.views.pages import DASHBOARD, dashboard_context
+from units.words import plural
 
 TIME_PASSES = (
     "each midnight is a day of R&R, and Casualty hits the medics have not saved die when the "

@@ -30,7 +30,6 @@ from campaign.rules.engagement import (
     LANDING_WINS_TO_END_PIN,
     PINNED_BY_NUMBERS,
 )
-from campaign.rules.history import number_text, plural
 from campaign.services import quick_resolve_run
 from campaign.services.engagements import EngagementPreview, engagement_preview, engagement_run
 from campaign.services.quick import quick_resolve_preview
@@ -48,7 +47,7 @@ from units.bucs import (
     SURPRISE_MOMENTUM,
     Specialty,
 )
-from units.words import capfirst
+from units.words import capfirst, number_text, plural
 
 SETUP = "campaign/engagement_setup.html"
 

@@ -34,7 +34,7 @@ from campaign.pages.medics import left_unsaved_text, medics_today
 from campaign.pages.raised import unit_joins_text
 from campaign.pages.reverts import undo_blocked, undo_blocked_lede, undo_text
 from campaign.pages.roster import roster_lines
-from campaign.rules.history import possessive, undone_name
+from campaign.rules.history import undone_name
 from campaign.selectors.reviews import undo_preview
 from campaign.services import (
     entry_undo,
@@ -54,7 +54,7 @@ from campaign.services.recovery import medics_text
 from campaign.table_forms.characters import UnitTrainForm
 from campaign.views._common import base_context, form_action, return_path, said_on_top
 from campaign.views.pages import DASHBOARD, dashboard_context, force_context, unit_context
-from units.words import and_words
+from units.words import and_words, possessive
 
 FORCE = "campaign/force.html"
 UNIT = "campaign/unit.html"

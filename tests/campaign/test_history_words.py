@@ -3,13 +3,8 @@
 
 from __future__ import annotations
 
-from campaign.rules.history import (
-    changes_text,
-    experience_text,
-    possessive,
-    story_text,
-    undone_text,
-)
+from campaign.rules.history import changes_text, experience_text, story_text, undone_text
+from units.words import possessive
 
 
 def test_experience_left_as_it_was_is_said_without_its_points_before():

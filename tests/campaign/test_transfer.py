@@ -14,7 +14,6 @@ from battles.jsontext import read_json
 from campaign.models import Campaign, Force, HistoryEntry, Leader, Membership, Unit
 from campaign.pages.medics import medics_left
 from campaign.rules.damage import UnitOutcome
-from campaign.rules.history import possessive
 from campaign.rules.orders import clock_hour
 from campaign.selectors.entries import unit_history_explains
 from campaign.selectors.reviews import undo_refused
@@ -36,7 +35,7 @@ from campaign.services.maps import saved_map_create
 from campaign.services.transfer import campaign_import_summary
 from campaign.transfer.export import campaign_export, export_text, force_export
 from tests.campaign.invited import accept_every_invitation
-from units.words import value_shown
+from units.words import possessive, value_shown
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "battles" / "engine" / "scenarios"
 

@@ -40,7 +40,7 @@ def _hit(kind="morale"):
 
 
 def test_a_name_ending_in_s_takes_the_apostrophe_alone():
-    from campaign.rules.history import possessive
+    from units.words import possessive
 
     assert possessive("Sappers") == "Sappers'"
     assert possessive("Iron Wolf") == "Iron Wolf's"

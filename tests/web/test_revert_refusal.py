@@ -12,13 +12,14 @@ from django.urls import reverse
 
 from campaign.models import CampaignBattle, Engagement, HistoryEntry, Unit
 from campaign.rules.experience import threshold
-from campaign.rules.history import FIELD_LABELS, possessive
+from campaign.rules.history import FIELD_LABELS
 from campaign.services import calendar_advance, medical_apply, unit_create, unit_edit
 from campaign.services.battles import campaign_battle_record
 from campaign.services.engagements import engagement_run
 from campaign.services.reverts import REVERT_REASON_NEEDED
 from campaign.templatetags.sentences import as_sentence
 from tests.web.campaign_world import login
+from units.words import possessive
 
 pytestmark = pytest.mark.django_db
 

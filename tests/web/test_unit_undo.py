@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import HistoryEntry
-from campaign.rules.history import possessive, undone_name
+from campaign.rules.history import undone_name
 from campaign.services import (
     leader_attach,
     leader_detach,
@@ -25,6 +25,7 @@ from campaign.services.roster import unit_create
 from campaign.templatetags.sentences import as_sentence
 from campaign.views import forces
 from tests.web.campaign_world import login, raise_units
+from units.words import possessive
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,104 @@
+"""The house's shape: no module of the site's code grows to a thousand lines, and the modules
+of each package import one another one way — a piece two of them share lives in a module both
+import, never in one that imports the other back."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("battles", "campaign", "config", "units")
+PACKAGES = (
+    "battles/engine/commanders",
+    "campaign/pages",
+    "campaign/rules",
+    "campaign/selectors",
+    "campaign/table_forms",
+    "campaign/transfer",
+    "campaign/views",
+)
+MOST_LINES = 1000
+
+
+def _code() -> list[Path]:
+    return sorted(
+        path
+        for app in APPS
+        for path in (ROOT / app).rglob("*.py")
+        if "migrations" not in path.parts
+    )
+
+
+def test_no_module_of_the_site_reaches_a_thousand_lines():
+    code = _code()
+    assert len(code) > 100  # the site's code itself, not an empty folder
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in code
+        if (lines := len(path.read_text().splitlines())) >= MOST_LINES
+    }
+    assert long == {}
+
+
+def _imports(package: Path) -> dict[str, set[str]]:
+    """Each module of ``package`` and the modules of it that it imports when it runs: at its top
+    or inside a function (an import for type checking only runs nothing)."""
+    dotted = ".".join(package.relative_to(ROOT).parts)
+    modules = {path.stem for path in package.glob("*.py")} - {"__init__"}
+    imported: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        names = set()
+        tree = ast.parse(path.read_text())
+        for block in ast.walk(tree):
+            if isinstance(block, ast.If) and ast.unparse(block.test).endswith("TYPE_CHECKING"):
+                block.body = []
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level == 1:  # from .x import y, from . import x
+                target = node.module or ""
+                names.add(target.split(".")[0])
+                if not target:
+                    names.update(alias.name for alias in node.names)
+            elif node.module and node.module.startswith(dotted + "."):
+                names.add(node.module.removeprefix(dotted + ".").split(".")[0])
+            elif node.module == dotted:
+                names.update(alias.name for alias in node.names)
+        imported[path.stem] = names & modules - {path.stem}
+    return imported
+
+
+def _circle(imported: dict[str, set[str]]) -> list[str]:
+    """A circle of imports, as the modules it goes through, or [] if there is none."""
+    done: set[str] = set()
+
+    def walk(module: str, path: list[str]) -> list[str]:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return []
+        for other in sorted(imported.get(module, ())):
+            if circle := walk(other, [*path, module]):
+                return circle
+        done.add(module)
+        return []
+
+    for module in sorted(imported):
+        if circle := walk(module, []):
+            return circle
+    return []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_packages_modules_import_one_another_one_way(package):
+    imported = _imports(ROOT / package)
+    assert len(imported) > 2 and any(imported.values())  # modules that import one another
+    assert _circle(imported) == []
+
+
+def test_a_circle_is_found_where_there_is_one():
+    assert _circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert _circle({"a": {"b"}, "b": set()}) == []
