@@ -16,6 +16,7 @@ PACKAGES = (
     "campaign/pages",
     "campaign/rules",
     "campaign/selectors",
+    "campaign/services",
     "campaign/table_forms",
     "campaign/transfer",
     "campaign/views",

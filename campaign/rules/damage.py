@@ -39,6 +39,16 @@ LEFT_THE_TABLE = {
 """How a unit left a Team Bravo table, in the campaign's words: taken out or broken there is not
 yet what it costs the unit (the bridge makes that BUCS damage), so not "destroyed"."""
 
+
+def battle_fate_text(reason: str, removed: str) -> str:
+    """How a unit left a battle, in words: "taken out at Second Crossing", "at the Ford"."""
+    if removed == Removal.DESTROYED:
+        return f"taken out at {reason}"
+    if removed == Removal.DEMORALISED:
+        return f"broken at {reason}"
+    return f"at {reason}"
+
+
 LEADER_DEATH_MORALE_HITS = 2
 """Morale hits a unit takes at once when its leader dies."""
 

@@ -24,6 +24,7 @@ from campaign.rules.values import (
     MAX_MEMBERS_PER_CAMPAIGN,
 )
 from campaign.selectors.access import campaign_can_manage
+from campaign.services.orders_follow import orders_follow_unit
 from units.models import new_version
 from units.words import plural, quoted, value_shown
 
@@ -237,8 +238,6 @@ def unit_change(
     unit_state_save(unit, state, character=character)
     told: list[HistoryEntry] = []
     if state.status != was:
-        from campaign.services.orders import orders_follow_unit  # the orders import this module
-
         told = orders_follow_unit(unit, was, state.status, hour, undone=reverts is not None)
     entry = HistoryEntry(
         unit=unit,
@@ -313,8 +312,6 @@ class UnitChanges:
         self._written(unit, after)
         told: list[HistoryEntry] = []
         if state.status != was:
-            from campaign.services.orders import orders_follow_unit  # the orders import this
-
             told = orders_follow_unit(unit, was, state.status, hour)
         entry = HistoryEntry(
             unit=unit, day=day, kind=kind, text=sentence(why, before, after), before=before,

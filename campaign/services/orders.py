@@ -4,7 +4,7 @@ An Order is done when the clock reaches its time; nothing has to happen then, so
 by days (`calendar_advance`) finishes Orders as surely as one moved by hours. It lasts until
 done, replaced (another Order to its unit) or senseless: the GM judges that, and calls it off,
 except for a unit taken out of action (retreated in poor order, or destroyed), whose Order
-under way ends with it (`orders_follow_unit`).
+under way ends with it (`orders_follow.orders_follow_unit`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Greatest
+from django.db.models import Q
 from django.utils.text import capfirst
 
 from campaign.models import Campaign, Character, HistoryEntry, Membership, Order, Unit
@@ -25,11 +24,8 @@ from campaign.rules.orders import (
     HOURS_PER_DAY,
     OrderKind,
     clock_text,
-    clock_time,
     order_called_off_text,
-    order_ended_text,
     order_given_text,
-    order_goes_on_text,
     order_hours,
     order_hours_working,
     order_named,
@@ -43,9 +39,10 @@ from campaign.selectors.access import (
     may_call_off,
     may_give_orders,
 )
-from campaign.selectors.reviews import STANDING, orders_done
+from campaign.selectors.reviews import orders_done
 from campaign.selectors.roster import campaign_now
 from campaign.services._record import require_manager, text_given
+from campaign.services.orders_follow import order_told
 from campaign.services.recovery import MAX_DAYS, clock_reviewed, time_pass, time_told
 from units.bucs import Quality
 from units.models import new_version
@@ -258,16 +255,6 @@ def order_give(
     return order
 
 
-def order_told(order: Order, text: str, day: int, actor: Any = None) -> HistoryEntry:
-    """An Order given, called off, ended with its unit or going on again, as a line of its
-    unit's history (unsaved, for the caller to write in its own transaction): it changes
-    nothing of the unit's (`HistoryEntry.ASIDE`), and names the Order in words alone, as a
-    campaign exported and imported again keeps them."""
-    return HistoryEntry(
-        unit_id=order.unit_id, day=day, kind=HistoryEntry.Kind.ORDER, text=text, actor=actor
-    )
-
-
 def _order_reckoning(kind: OrderKind, unit: Unit, giver: Character) -> tuple[Quality, int, str]:
     """What an Order's hours are reckoned from: the quality the unit performs it at, the hours
     its giver's feats save, and the feats that save them, in words ("a Strategist")."""
@@ -308,49 +295,6 @@ def _under_way(unit: Unit, now: int):
         .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=now))
         .select_related("giver")
     )
-
-
-def orders_follow_unit(
-    unit: Unit, was: str, now: str, hour: int | None = None, *, undone: bool = False
-) -> list[HistoryEntry]:
-    """A unit's status changed from ``was`` to ``now`` (`_record.unit_change`) at clock hour
-    ``hour`` (by default now). Taken out of action — retreated in poor order, or destroyed —
-    its Order under way then ends with it ("An Order lasts until done, replaced, or
-    senseless": a broken unit, out of action until it rallies, carries out no Order, and a
-    destroyed one leaves nobody to), and so does one given it since (a battle entered late:
-    the unit was out of action already), as it was given. Rallied, its Order stays ended: the
-    GM gives it a new one. The destruction undone or corrected, or the retreat undone (a
-    revert, ``undone``), the Orders that ended with it go on, unless it is still out of action
-    (destroyed corrected to retreated: they ended as it retreated). An Order replaced or called
-    off since stays so: the GM's word stands.
-
-    The lines its history tells of it (`order_told`), unsaved, for the caller to write after
-    the entry that says how the unit's status changed: each Order that ended with it, and each
-    that goes on again."""
-    told: list[HistoryEntry] = []
-    if not Status(now).fights:
-        hour = campaign_now(unit.force.campaign) if hour is None else hour
-        ending = Order.objects.filter(STANDING, unit=unit, finishes_at__gt=hour)
-        for order in ending.select_related("giver").order_by("given_at", "pk"):
-            at = max(hour, order.given_at)
-            named = order_named(order.kind, order.giver.name)
-            told.append(order_told(order, order_ended_text(named, at), clock_time(at)[0]))
-        ending.update(
-            ended_at=Greatest(Value(hour), F("given_at")), ended_as=now, version=new_version()
-        )
-        if was == Status.DESTROYED:
-            Order.objects.filter(unit=unit, ended_as=Status.DESTROYED).update(
-                ended_as=now, version=new_version()
-            )
-    elif was == Status.DESTROYED or (was == Status.RETREATED and undone):
-        ended = Order.objects.filter(unit=unit, ended_at__isnull=False)
-        day = unit.force.campaign.day
-        for order in ended.select_related("giver").order_by("given_at", "pk"):
-            if not order.replaced and order.called_off_at is None:
-                named = order_named(order.kind, order.giver.name)
-                told.append(order_told(order, order_goes_on_text(named, order.finishes_at), day))
-        ended.update(ended_at=None, ended_as="", version=new_version())
-    return told
 
 
 @transaction.atomic

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from battles.engine.events import Removal
 from campaign.models import Campaign, HistoryEntry, Unit
 from campaign.rules.damage import (
     CASUALTY_FROM,
@@ -21,6 +20,7 @@ from campaign.rules.damage import (
     LEFT_THE_TABLE,
     Damage,
     UnitOutcome,
+    battle_fate_text,
     blows_dealt,
     blows_held,
     kit_stopped_text,
@@ -37,13 +37,10 @@ from campaign.rules.recovery import MEDICAL_WINDOW_HOURS, casualties_found_too_l
 from campaign.rules.state import CampaignUnitState, Status
 from campaign.selectors.roster import campaign_now, leader_most_hit_points, units_joined
 from campaign.services._record import require_manager, text_given, unit_change
+from campaign.services.going_in import GoingInto, units_going_in
 from campaign.services.notices import notices_after_commit
 from units.bucs import Equipment
 from units.words import given, or_words, plural, value_shown
-
-if TYPE_CHECKING:
-    from campaign.services.going_in import GoingInto
-
 
 Kind = HistoryEntry.Kind
 
@@ -71,15 +68,6 @@ def opposing_equipment_by_side(
         for side, members in units.items()
         for unit in members
     }
-
-
-def battle_fate_text(reason: str, removed: str) -> str:
-    """How a unit left a battle, in words: "taken out at Second Crossing", "at the Ford"."""
-    if removed == Removal.DESTROYED:
-        return f"taken out at {reason}"
-    if removed == Removal.DEMORALISED:
-        return f"broken at {reason}"
-    return f"at {reason}"
 
 
 def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
@@ -317,9 +305,6 @@ def _cards_at(
     """How each ready unit not in ``cards`` went into the battle: the bridge's card and kit,
     from its Orders under way at the battle's hour (`going_in.units_going_in`). No side is
     known here, so each unit goes in on its own, under no Legendary unit's command."""
-    # Imported here: the Orders' module reaches this one (through the calendar's).
-    from campaign.services.going_in import units_going_in
-
     at = clock_hour(day, hour) if timed else campaign_now(campaign)
     alone = {
         unit.pk: [unit]

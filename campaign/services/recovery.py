@@ -10,6 +10,7 @@ from django.db import transaction
 
 from campaign.models import Campaign, Force, HistoryEntry, Order, StoryEntry, Unit
 from campaign.pages.medics import crews_idle_text
+from campaign.rules.damage import battle_fate_text
 from campaign.rules.history import (
     MEDICS_SAVED,
     UNHURT,
@@ -50,7 +51,6 @@ from campaign.services._record import (
     unit_change,
 )
 from campaign.services.notices import notices_after_commit
-from campaign.services.outcomes import battle_fate_text
 from campaign.services.roster import AWAIT_UNTIL
 from campaign.templatetags.sentences import full_stop
 from units.words import plural, value_shown

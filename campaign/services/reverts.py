@@ -28,6 +28,7 @@ from campaign.services._record import (
     unit_change,
 )
 from campaign.services.notices import notices_after_commit
+from campaign.services.recovery import casualties_died_text, closing_details
 from campaign.services.roster import unit_move_problems, unit_zone_refusal
 from units.models import new_version
 from units.words import a_or_an, possessive
@@ -337,9 +338,6 @@ def _casualties_given_back_die(
     """The Casualty hits the reverts gave back in a medical window that has closed since die, as
     they would have when it closed (``closing``: each unit's clock hour now), each battle's as
     its own 24 hours ended: each closing's entry, dated that day, says so and why."""
-    # Imported here: the calendar's module imports this one.
-    from campaign.services.recovery import casualties_died_text, closing_details
-
     died: list[HistoryEntry] = []
     for pk, now in closing.items():
         unit = units[pk]

@@ -11,7 +11,7 @@ from campaign.transfer.format import LARGEST_DAY, NEWER_ORDER_VALUES, ORDER_KEYS
 from units.words import given
 
 ENDED_AS = (Status.RETREATED, Status.DESTROYED)
-"""The statuses that end an Order with its unit (`services.orders.orders_follow_unit`)."""
+"""The statuses that end an Order with its unit (`services.orders_follow.orders_follow_unit`)."""
 
 
 def _ended_as(order: dict[str, Any]) -> dict[str, str]:
