@@ -65,7 +65,7 @@ def roll_notice(roll: TableRoll) -> tuple[str, int]:
     roll is done whatever it rolled; a unit raised is said as raising it on its force's page says
     it (where it joins, with its card's specialty or lacking it). The rules set no limit on
     asking again, so a refused one says that the form keeps what was asked
-    (`views.table.checks_page`), and what asks for less."""
+    (`views.checks.checks_page`), and what asks for less."""
     summary = minus_signs(roll.summary)
     if requisition_refused(roll):
         said = (

@@ -165,9 +165,9 @@ def test_a_contest_by_name_and_its_helper_lines_are_bounded(client, world, big, 
 
 
 def test_the_rolls_are_shown_a_page_at_a_time(client, world, monkeypatch):
-    from campaign.views import table
+    from campaign.views import checks
 
-    monkeypatch.setattr(table, "ROLLS_SHOWN", 3)
+    monkeypatch.setattr(checks, "ROLLS_SHOWN", 3)
     TableRoll.objects.bulk_create(
         TableRoll(campaign=world.campaign, kind="skill_check", day=1, hour=0, seed=n, setup={},
                   result={}, summary=f"Roll {n}")
@@ -218,10 +218,10 @@ def test_a_player_pages_through_a_long_run_of_others_rolls_to_every_one_of_their
     client, world, fogged, monkeypatch
 ):
     """Past ``ROLLS_READ`` rolls read, a page shows what it found and leads on to the rest."""
-    from campaign.views import table
+    from campaign.views import checks
 
-    monkeypatch.setattr(table, "ROLLS_SHOWN", 2)
-    monkeypatch.setattr(table, "ROLLS_READ", 4)
+    monkeypatch.setattr(checks, "ROLLS_SHOWN", 2)
+    monkeypatch.setattr(checks, "ROLLS_READ", 4)
     fill_forces(world, 12)
     names = ["Red 01", "Red 02", *[f"Blue {n:02}" for n in range(1, 11)], "Red 03", "Blue 11"]
     _rolls(world, names)
