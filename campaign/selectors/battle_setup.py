@@ -1,6 +1,6 @@
 """Reads for setting up a battle or recording one fought at the table: the units free to fight,
 listed whole or, past `LIST_EVERY_UNIT` of them, a page at a time; the units chosen; and the
-engine's names for the units of a battle launched.
+campaign unit each of a launched battle's engine units fought as.
 """
 
 from __future__ import annotations
@@ -246,12 +246,6 @@ def campaign_battle_launched(
     return CampaignBattle.objects.filter(
         campaign=campaign, battle__request_key=key, battle__created_by=user
     ).first()
-
-
-def engine_unit_names(*, campaign_battle: CampaignBattle) -> dict[str, str]:
-    """Engine unit id → the name its roster gives the unit."""
-    fought = engine_units_fought(campaign_battle=campaign_battle)
-    return {engine_id: unit.name for engine_id, unit in fought.items()}
 
 
 def engine_units_fought(*, campaign_battle: CampaignBattle) -> dict[str, Unit]:
