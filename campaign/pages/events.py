@@ -11,6 +11,7 @@ from django.urls import reverse
 from campaign.models import Campaign, HistoryEntry, StoryEntry
 from campaign.pages.history_words import (
     _step_why,
+    entry_sentence,
     entry_why,
     entry_words,
     history_sentence,
@@ -141,7 +142,7 @@ def _entry_event(
         why, what = told_together(entry, why, what)
         # A check's summary starts with the unit that made it: once named, not twice.
         why = without_maker(entry, without_working(entry.kind, entry.details, why))
-        text = unit_event(label, history_sentence(why, what))
+        text = unit_event(label, entry_sentence(entry, why, what))
     url = (
         reverse("campaign:battle", args=[campaign_pk, home])
         if home

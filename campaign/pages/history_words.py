@@ -13,6 +13,7 @@ from campaign.rules.experience import earned_said, earned_standing
 from campaign.rules.history import (
     TOOK,
     experience_has_text,
+    fight_cut,
     fight_named,
     lost_past_full,
     minus_signs,
@@ -143,7 +144,7 @@ def entry_line(entry: HistoryEntry, unit: dict[str, Any]) -> str:
         why, what = revert_words(entry, unit)
     else:
         why, what = told_together(entry, *without_repeats(*entry_words(entry, unit)))
-    return history_sentence(why, what)
+    return entry_sentence(entry, why, what)
 
 
 def told_together(entry: HistoryEntry, why: str, what: str) -> tuple[str, str]:
@@ -160,6 +161,25 @@ def history_sentence(why: str, what: str) -> str:
     """An entry's reason and what it did as the unit's history says them: one sentence, its
     first letter a capital ("A day of R&R: rallied; carries no hits now")."""
     return capfirst(why) + (f": {what}" if what else "")
+
+
+def entry_sentence(entry: HistoryEntry, why: str, what: str) -> str:
+    """An entry's reason and what it did in one sentence (`history_sentence`), a fight's in
+    the order it is read (`fight_told`): "Ford: took 1 Morale hit; is in the combat zone — 1 of
+    2 Hits lost; …", not "…(Casualty on 4 or more): is in the combat zone"."""
+    lead, took = fight_cut(entry.kind, entry.details, why)
+    if not lead:
+        return history_sentence(why, what)
+    return capfirst(f"{lead}: {fight_told(took, what)}")
+
+
+def fight_told(took: str, what: str) -> str:
+    """What a fight did to a unit, after the fight's name: what it dealt (``took``, the working
+    after its " — "), then what that left the unit (``what``), then the working, so a colon
+    does not follow the working's own: "took 1 Morale hit; retreated in poor order — 1 of 1
+    Hit lost; a d6 for the Hit lost rolled 5: …"."""
+    dealt, dash, working = took.partition(" — ")
+    return dealt + (f"; {what}" if what else "") + (f" — {working}" if dash else "")
 
 
 def unit_event(label: str, sentence: str) -> str:

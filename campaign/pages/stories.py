@@ -8,8 +8,15 @@ from typing import Any
 from django.utils.text import capfirst
 
 from campaign.models import HistoryEntry
-from campaign.pages.history_words import entry_words, revert_words, told_together, without_repeats
-from campaign.rules.history import fight_lead, fight_named, undone_parts
+from campaign.pages.history_words import (
+    entry_sentence,
+    entry_words,
+    fight_told,
+    revert_words,
+    told_together,
+    without_repeats,
+)
+from campaign.rules.history import FIGHT_KINDS, fight_lead, fight_named, tells_taken, undone_parts
 from campaign.selectors.entries import StoryPage
 
 
@@ -84,6 +91,12 @@ def unit_story_lines(page: StoryPage):
             # against Iron Wolf") starts with a capital there, as its line on the timeline does.
             lead = capfirst(lead)
         why, what = told_together(entry, *without_repeats(why, what))
+        if entry.kind in FIGHT_KINDS:
+            # What the fight left the unit before the working, as every page says it.
+            if lead and tells_taken(why):
+                why, what = fight_told(why, what), ""
+            elif not lead:
+                why, what = entry_sentence(entry, why, what), ""
         lines.append(
             StoryLine(
                 entry=entry,

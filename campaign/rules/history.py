@@ -218,12 +218,27 @@ def fight_said(kind: str, details: Mapping[str, Any], why: str) -> tuple[str, st
     "took 1 Morale hit"), "came through unhurt", "took no hits" (Armor or Excellent
     equipment stopped them). ("", "") for another entry, whatever its words: an experience
     entry, a GM's correction whose reason reads "…: took fire — …"."""
+    lead, rest = fight_cut(kind, details, why)
+    return lead, rest.split(" — ", 1)[0]
+
+
+def fight_cut(kind: str, details: Mapping[str, Any], why: str) -> tuple[str, str]:
+    """A fight's own entry's reason (``why``, `told_why`) cut after the fight's name: the
+    words that name it (`fight_lead`) and what follows, the working with it ("Battle of the
+    Millrace", "took 1 Morale hit — 1 of 2 Hits lost; …"); ("", "") for another entry, and
+    for a fight's entry that says nothing taken (`tells_taken`)."""
     if kind not in FIGHT_KINDS:
         return "", ""
     lead, rest = fight_lead(why, fight_named(kind, details, why))
-    if not lead or not f": {rest}".startswith((TOOK, UNHURT)):
+    if not lead or not tells_taken(rest):
         return "", ""  # a unit destroyed before the battle was applied: nothing taken
-    return lead, rest.split(" — ", 1)[0]
+    return lead, rest
+
+
+def tells_taken(rest: str) -> bool:
+    """Whether a fight's entry's words after its name (`fight_lead`) open with what the fight
+    dealt the unit (`took_text`): "took 1 Morale hit…", "came through unhurt…"."""
+    return f": {rest}".startswith((TOOK, UNHURT))
 
 
 def took_words(kind: str, details: Mapping[str, Any], why: str) -> str:

@@ -72,7 +72,9 @@ def test_a_unit_taken_out_on_a_card_whose_hits_do_not_divide_six_takes_at_most_s
     client.force_login(campaign.gm)
     url = reverse("campaign:unit", args=[campaign.pk, unit.pk])
     page = client.get(url)
-    assert page.status_code == 200 and said in html.unescape(page.text)
+    # The page says what the hits left the unit before the working.
+    told = said.replace("hits — ", "hits; retreated in poor order — ", 1)
+    assert page.status_code == 200 and f"{told}.</li>" in html.unescape(page.text)
 
     # Reverted, it is the unit it was, and its page says so.
     outcome_revert(entries=entries, reason="wrong report")

@@ -157,8 +157,8 @@ def test_an_engagement_says_a_leaders_death_and_the_units_end_once_each(campaign
     )
     red.refresh_from_db()
     assert entry_line(entry, red.state.to_json()) == (
-        "Mill ford: took 3 Morale hits and 1 Casualty hit — Capt. Mara Holt died: 2 Morale hits "
-        "at once: was destroyed"
+        "Mill ford: took 3 Morale hits and 1 Casualty hit; was destroyed — Capt. Mara Holt died: "
+        "2 Morale hits at once"
     )
     assert unit_history_explains(unit=red)
 

@@ -20,11 +20,11 @@ def test_a_battle_entry_says_the_hits_it_took_once(campaign, make_unit):
     )[:1]
     mech.refresh_from_db()
     line = entry_line(entry, mech.state.to_json())
-    assert line.startswith("Weir: took 2 Morale hits and 1 Casualty hit — 2 of 4 Hits lost; ")
-    assert line.count("2 Morale hits and 1 Casualty hit") == 1
-    assert line.endswith(
-        "a d6 each rolled 5, 2 and 3 (Casualty on 4 or more): is in the combat zone"
+    assert line.startswith(
+        "Weir: took 2 Morale hits and 1 Casualty hit; is in the combat zone — 2 of 4 Hits lost; "
     )
+    assert line.count("2 Morale hits and 1 Casualty hit") == 1
+    assert line.endswith("a d6 each rolled 5, 2 and 3 (Casualty on 4 or more)")
 
 
 def test_a_battle_entry_says_what_the_unit_carries_when_it_carried_hits_before(campaign, make_unit):

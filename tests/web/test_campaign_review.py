@@ -230,10 +230,10 @@ def test_the_apply_review_and_the_battle_page_tell_each_unit_as_its_history_does
     battle, ours = _suppressed_battle(world)
     login(client, world, "gm")
     told = (
-        "Broken at Pinned down: took 1 Morale hit — 0 of 1 Hit lost; 1 Skill lost "
-        "to suppression: 1 Morale hit; Skill lost to suppression costs 1 step: retreated in poor "
-        "order; fell from Average to Inexperienced; has 2 (3 before) of the 3 experience points "
-        "it needs to rise to Average; lost 1 point of Skill to suppression for good."
+        "Broken at Pinned down: took 1 Morale hit; retreated in poor order; fell from Average to "
+        "Inexperienced; has 2 (3 before) of the 3 experience points it needs to rise to Average; "
+        "lost 1 point of Skill to suppression for good — 0 of 1 Hit lost; 1 Skill lost to "
+        "suppression: 1 Morale hit; Skill lost to suppression costs 1 step."
     )
     review = client.get(_url("battle-apply", world, battle.pk)).text
     table = review[review.index('<table class="changes told">') :]
@@ -283,11 +283,11 @@ def test_skill_lost_again_is_said_with_the_count_the_column_shows(client, world)
     login(client, world, "gm")
     review = client.get(_url("battle-apply", world, battle.pk)).text
     table = review[review.index('<table class="changes told">') :]
-    assert "lost 1 point of Skill to suppression for good, 2 in all." in table
+    assert "lost 1 point of Skill to suppression for good, 2 in all — " in table
     assert '<td data-label="Skill lost for good" class="changed"><strong>2</strong></td>' in table
     client.post(_url("battle-apply", world, battle.pk), {"confirm": "yes"})
     history = client.get(_url("unit", world, ours.pk)).text
-    assert "lost 1 point of Skill to suppression for good, 2 in all." in history
+    assert "lost 1 point of Skill to suppression for good, 2 in all — " in history
 
 
 def test_under_one_year_war_the_review_heads_its_skill_column_for_good_not_the_battles_loss(

@@ -163,10 +163,10 @@ def test_a_destroyed_and_a_retreated_units_history_says_each_kind_of_hit_with_it
         url = reverse("campaign:unit", args=[campaign.pk, units[name].pk])
         said[name] = _words(client.get(url).text)
     assert (
-        "Patrol clash at the ford: took 1 Morale hit and 1 Casualty hit: was destroyed"
+        "Patrol clash at the ford: took 1 Morale hit and 1 Casualty hit; was destroyed"
         in (said["2nd Squad"])
     )
-    assert "(Casualty on 4 or more): retreated in poor order" in said["Blue Rifles"]
+    assert "took 5 Casualty hits; retreated in poor order — 1 of 1 Hit lost" in said["Blue Rifles"]
     # The hits it took, said once: it carried none before.
     assert "now carries 5 Casualty hits" not in said["Blue Rifles"]
     for words in said.values():
@@ -356,9 +356,51 @@ def test_lately_tells_each_unit_then_its_sentence_and_a_fight_without_its_workin
     page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
     since = page[page.index('<section class="since"') :]
     since = re.sub(r"<[^>]+>", "", since[: since.index("</section>")])
-    assert "Atlas (Red Company) — Battle of the Millrace: took 1 Casualty hit: " in since
+    assert "Atlas (Red Company) — Battle of the Millrace: took 1 Casualty hit; " in since
     assert "1st Squad (Red Company) — Takes the squad to the ford: " in since
     assert not re.search(r"\): [A-Z]", since)
     assert "a d6 for the Hit lost" not in since and "rounded up" not in since
     atlas = client.get(reverse("campaign:unit", args=[campaign.pk, units["Atlas"].pk])).text
     assert "a d6 for the Hit lost rolled 1" in atlas
+
+
+def test_a_fights_line_says_what_it_left_the_unit_before_its_working(client, demo):
+    """A fight's line read "…a d6 each rolled 6, 4, 6, 6 and 5 (Casualty on 4 or more):
+    retreated in poor order", what the fight left the unit after a colon behind the working's
+    own, and "Patrol clash at the ford: took 1 Morale hit: is in the combat zone". What it left
+    the unit comes right after the hits it took; the working, on the unit's page, last."""
+    campaign, units = demo
+    client.force_login(get_user_model().objects.get(username="alice"))
+    faithful = units["Old Faithful"]
+    page = _words(client.get(reverse("campaign:unit", args=[campaign.pk, faithful.pk])).text)
+    assert (
+        "Battle of the Millrace: took 1 Morale hit; is in the combat zone — 1 of 2 Hits lost; a "
+        "d6 for the Hit lost rolled 1, divided by the card's 2 Hits, rounded up: 1 BUCS hit, its "
+        "d6 rolled 3 (Casualty on 4 or more)."
+    ) in page
+    rifles = units["Blue Rifles"]
+    page = _words(client.get(reverse("campaign:unit", args=[campaign.pk, rifles.pk])).text)
+    assert (
+        "Taken out at Battle of the Millrace: took 5 Casualty hits; retreated in poor order — "
+        in page
+    )
+    assert "(Casualty on 4 or more): retreated" not in page
+    scout = units["Scout Car"]
+    page = _words(client.get(reverse("campaign:unit", args=[campaign.pk, scout.pk])).text)
+    assert "Patrol clash at the ford: took 1 Morale hit; is in the combat zone." in page
+    # The same sentence in the unit's data, and on its player's dashboard without its working.
+    data = client.get(reverse("campaign:unit-json", args=[campaign.pk, faithful.pk])).json()
+    (fought,) = [entry["text"] for entry in data["history"] if entry["kind"] == "battle"]
+    assert fought.startswith("Battle of the Millrace: took 1 Morale hit; is in the combat zone — ")
+    client.force_login(get_user_model().objects.get(username="bob"))
+    page = client.get(reverse("campaign:dashboard", args=[campaign.pk])).text
+    since = page[page.index('<section class="since"') :]
+    since = _words(since[: since.index("</section>")])
+    assert (
+        "Old Faithful (Blue Battalion) — Battle of the Millrace: took 1 Morale hit; is in the "
+        "combat zone"
+    ) in since
+    assert "Scout Car (Blue Battalion) — Patrol clash at the ford: took 1 Morale hit; is in" in (
+        since
+    )
+    assert not re.search(r"(hits?|unhurt|\)): (is|was|retreated|fell|rose)\b", since)

@@ -326,5 +326,5 @@ def test_a_fight_saved_in_the_old_words_for_a_unit_it_did_nothing_to_reads_unhur
     assert took_name(old) == "Old ford"
     login(client, world, "gm")
     unit = client.get(reverse("campaign:unit", args=[world.campaign.pk, squad.pk])).text
-    assert "Old ford: came through unhurt: is in the combat zone." in re.sub(r"\s+", " ", unit)
+    assert "Old ford: came through unhurt; is in the combat zone." in re.sub(r"\s+", " ", unit)
     assert "0 Morale, 0 Casualty hits" not in unit and "Hits lost" not in unit
