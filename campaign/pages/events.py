@@ -134,7 +134,9 @@ def _entry_event(
             why, rest = without_repeats(entry_why(entry), rest)
             text += f": {why}" + (f"; {rest}" if rest else "")
         else:
-            text += _step_why(entry, battle) + (f": {rest}" if rest else "")
+            # What else it did follows as a fight's line says it, not after a colon, which
+            # would read as why the step came: "fell … at Ford; is in the combat zone".
+            text += _step_why(entry, battle) + (f"; {rest}" if rest else "")
     else:
         # Told as the unit's history tells it (`unit_story_lines`), a fight's working left
         # for its page: a line here says what happened.

@@ -43,7 +43,7 @@ def test_the_timeline_tells_each_day_with_links(client, world):
     # and the line says where, then what else the battle left it with (not its working).
     assert (
         f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
-        "Crossroads: retreated in poor order; now carries 3 Morale hits and 2 Casualty hits; "
+        "Crossroads; retreated in poor order; now carries 3 Morale hits and 2 Casualty hits; "
         "lost 1 point of Skill to suppression for good</a>" in page
     )
     # Destroyed by the GM's hand: no fight to name; the GM's own reason, as for a step.
@@ -83,7 +83,7 @@ def test_a_revert_reads_as_a_sentence_naming_what_it_undid(client, world):
     assert (
         '<li class="event event-reduced reverted"><span class="event-kind">Reduced</span> '
         f'<del><a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
-        "Crossroads: retreated in poor order; now carries 3 Morale hits and 2 Casualty hits; "
+        "Crossroads; retreated in poor order; now carries 3 Morale hits and 2 Casualty hits; "
         "lost 1 point of Skill to suppression for good</a>"
         '</del> <span class="small">(undone since)</span></li>' in page
     )
@@ -204,7 +204,7 @@ def test_a_step_lost_in_a_battle_tells_what_else_it_did_and_a_leaders_death(clie
                "leader": {**captain, "hit_points": -34, "alive": False}},
     )  # fmt: skip
     line = (
-        "Squad 1 (Red Company) fell from Average to Inexperienced: "
+        "Squad 1 (Red Company) fell from Average to Inexperienced; "
         "retreated in poor order; now carries 4 Morale hits and 4 Casualty hits; is out of the "
         "combat zone; Capt. Mara Holt was killed</a>"
     )
@@ -227,7 +227,7 @@ def test_a_step_earned_in_an_engagement_is_said_at_it_as_a_battles_is(client, wo
         details={"points": 2, "name": "Raid"},
     )  # fmt: skip
     page = login(client, world, "player").get(_url("timeline", world)).text
-    assert "Squad 1 (Red Company) rose from Average to Experienced at Raid: " in page
+    assert "Squad 1 (Red Company) rose from Average to Experienced at Raid; " in page
     assert "(Raid: earned" not in page
 
 
@@ -283,7 +283,7 @@ def test_a_table_battle_applied_again_keeps_its_earlier_step_as_its_own(client, 
     campaign_battle_apply(campaign_battle=CampaignBattle.objects.get(pk=battle.pk), actor=gm)
     fell = "Pickets 1 (Red Company) fell from Average to Inexperienced"
     rest = (
-        ": retreated in poor order; now carries 1 Morale hit; lost 1 point "
+        "; retreated in poor order; now carries 1 Morale hit; lost 1 point "
         "of Skill to suppression for good"
     )
     there = _url("battle", world, battle.pk)
@@ -508,7 +508,7 @@ def test_a_battle_renamed_since_keeps_its_name_on_the_lines_of_what_it_did_to_un
     assert f'<a href="{battle}">Elm Ford: Blue Battalion won (applied)</a>' in page
     assert (
         f'<a href="{battle}">Squad 1 (Red Company) fell from Average to Inexperienced at '
-        "Crossroads: retreated in poor order;" in page
+        "Crossroads; retreated in poor order;" in page
     )
     assert "Inexperienced at Elm Ford" not in page
     history = client.get(_url("unit", world, world.unit.pk)).text

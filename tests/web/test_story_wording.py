@@ -172,6 +172,6 @@ def test_the_timeline_says_where_the_points_of_a_step_up_that_left_them_as_they_
     page = login(client, world, "gm").get(reverse("campaign:timeline", args=[world.campaign.pk]))
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.unescape(page.text)))
     assert (
-        "Keen (Red Company) rose from Green to Inexperienced at Skirmish: has 1 of the 3 "
+        "Keen (Red Company) rose from Green to Inexperienced at Skirmish; has 1 of the 3 "
         "experience points it needs to rise to Average"
     ) in text, text
