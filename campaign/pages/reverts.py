@@ -107,11 +107,17 @@ def revert_blocked_lines(
             continue
         since = since_words(later)
         kept = [e for e in later if e.pk not in undo]
+        if not kept and (held := held_up_words(later, chain, unit)):
+            # The whole way back, not first the Revert that would be refused.
+            lines.append(
+                f"{name} has changed since: {since}. {held}, then revert this {fight}. Or "
+                f"correct the unit, then revert this {fight}."
+            )
+            continue
         if not kept:
             reverts = list(dict.fromkeys(undo[e.pk] for e in reversed(later)))
             what = and_words(reverts) + (", newest first," if len(reverts) > 1 else "")
             todo = f"{capfirst(what)} or correct the unit"
-            todo += held_up_words(later, chain, unit)
         elif len(kept) == len(later):
             todo = f"{'That' if len(later) == 1 else 'Those'} cannot be undone: correct the unit"
         else:
@@ -128,7 +134,7 @@ def held_up_words(
     """When a fight whose Revert undoes one of ``later`` (what changed ``unit`` since, every one
     undone by a fight's Revert or the unit's own Undo) is held up in turn
     (`reviews.revert_chain`), the whole way in order, the unit's own Undos among it, to be
-    followed by what it clears the way for (", then revert this battle"): ". Night at the Ford
+    followed by what it clears the way for (", then revert this battle"): "Night at the Ford
     cannot be reverted yet either: in order, newest first, undo the GM's correction of day 5
     on MG Nest's page, then revert Night at the Ford, of day 4"; else ""."""
     later = list(later)
@@ -146,7 +152,7 @@ def held_up_words(
     held = [step.fight for step in order if step.text in ended]
     what = ", then ".join(step.text for step in order)
     held_up = f"{capfirst(and_words(held))} cannot be reverted yet either"
-    return f". {held_up}: in order, newest first, {what}"
+    return f"{held_up}: in order, newest first, {what}"
 
 
 def since_words(later: Iterable[HistoryEntry]) -> str:
@@ -204,7 +210,7 @@ def undo_blocked(campaign: Campaign, entry: HistoryEntry) -> list[str]:
         if held := held_up_words(
             later, revert_chain(campaign=campaign, entries=later, fights=fights), unit
         ):
-            todo = f"{capfirst(what)}{held}, then undo this one"
+            todo = f"{held}, then undo this one"  # the whole way back, said once
     else:
         kept = [e for e in later if e.pk not in reverts and undo_refused(e)]
         kinds = list(dict.fromkeys(HistoryEntry.Kind(e.kind).label for e in kept))

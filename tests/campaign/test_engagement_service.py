@@ -445,10 +445,12 @@ def test_a_revert_held_up_by_a_fight_held_up_in_turn_says_the_whole_chain_newest
             ". Dawn patrol and Night at the Ford cannot be reverted yet either: in order, newest "
             f"first, undo the GM's correction of day {edit.day} on Blue 1's page, then revert "
             f"Dawn patrol, of day {dawn.day}, then revert Night at the Ford, of day {night.day}, "
-            "then revert this engagement."
+            "then revert this engagement. Or correct the unit, then revert this engagement."
         )
         for line in lines
     ), lines[0][-400:]
+    # The way back is said once, in order: not first a Revert that would be refused.
+    assert not any("Revert Night at the Ford" in line for line in lines)
 
 
 def test_a_revert_that_fails_at_its_last_write_leaves_the_units_as_they_were(

@@ -551,6 +551,11 @@ def test_a_revert_held_up_by_an_engagement_held_up_in_turn_says_the_whole_chain(
     assert f"{chain}, then revert this battle." in text
     mine = f"undo the GM's correction of day {mid.day} on {possessive(ours.name)} page"
     assert f"{chain}, then {mine}, then revert this battle." in text
+    # The way back is said once, in order: not first a Revert that would be refused.
+    assert f"Revert {record.name} or correct the unit" not in text
+    assert (
+        f"{chain}, then revert this battle. Or correct the unit, then revert this battle." in text
+    )
     assert fixed is not None and fixed.unit_id == ours.pk
     page = client.get(_url("unit-undo", world, ours.pk, fixed.pk), follow=True)
     assert (
@@ -558,6 +563,11 @@ def test_a_revert_held_up_by_an_engagement_held_up_in_turn_says_the_whole_chain(
         f"then revert {record.name}, of day {record.day}, then {mine}, then revert {battle.name}, "
         f"of day {battle.day}, then undo this one."
     ) in html.unescape(page.text)
+    # Straight after what changed it since: not first the Undos and Reverts, then again.
+    assert (
+        f"GM correction: a raid. {name} and {battle.name} cannot be reverted yet either"
+        in html.unescape(page.text)
+    )
 
 
 def _applied_sides(world, battle):
