@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from campaign.models import Campaign, CampaignBattle, Unit
 from campaign.pages.deadlines import dying_when, rally_when
-from campaign.pages.left_out import _names
+from campaign.pages.left_out import names_of
 from campaign.pages.names import unit_label
 from campaign.rules.recovery import awaiting_until, days_to_rally, medical_window_open
 from campaign.rules.state import Status
@@ -63,7 +63,7 @@ class HeldInBattle:
         else:
             waits = "still being fought. Until its outcome is applied,"
         return (
-            f"{waits} {_names(self.units)} {are} shown as {they} went in, and {goes} into no "
+            f"{waits} {names_of(self.units)} {are} shown as {they} went in, and {goes} into no "
             "other fight"
         )
 

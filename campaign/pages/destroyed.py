@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.urls import reverse
 
 from campaign.models import Engagement, HistoryEntry, Unit
-from campaign.pages.history_words import _step_why, entry_why
+from campaign.pages.history_words import entry_why, step_why
 from campaign.rules.history import fight_named
 from campaign.rules.state import Status
 from campaign.selectors.entries import entry_battles, history_standing
@@ -66,7 +66,7 @@ def destroyed_where(units: Iterable[Unit], campaign_pk: int | None = None) -> di
     goes on: "at Patrol clash at the ford, day 2", "on day 5: 1 Casualty hit not saved within
     24 hours died (taken out at Crossroads; 3 Morale, 2 Casualty; medics saved 1)" (the dead
     as its history tells them, `entry_why`), "at Late report, day 1, when its Casualty hits
-    were found too late", "on day 3 (GM correction: shelled at the ford)" (`_step_why`); by
+    were found too late", "on day 3 (GM correction: shelled at the ford)" (`step_why`); by
     the latest standing entry that destroyed it (one query), the battle by the name its entry
     keeps as data (`history.fight_named`), an entry saved before it kept one by its sentence.
     A unit destroyed by no entry standing (an old import) is left out: its status says
@@ -95,7 +95,7 @@ def destroyed_where(units: Iterable[Unit], campaign_pk: int | None = None) -> di
             # fights whose hits they were and what the medics saved.
             found[entry.unit_id] = f"on day {entry.day}: {entry_why(entry)}"
             continue
-        why = _step_why(entry, battle)
+        why = step_why(entry, battle)
         if why.startswith(" at "):
             found[entry.unit_id] = f"{why.strip()}, day {entry.day}"
             fell_at[entry.unit_id] = (entry, why.removeprefix(" at "))

@@ -10,12 +10,12 @@ from django.urls import reverse
 
 from campaign.models import Campaign, HistoryEntry, StoryEntry
 from campaign.pages.history_words import (
-    _step_why,
     entry_sentence,
     entry_why,
     entry_words,
     history_sentence,
     revert_words,
+    step_why,
     told_together,
     unit_event,
     without_repeats,
@@ -79,7 +79,7 @@ def leader_killed(entry: HistoryEntry) -> bool:
     return bool(was and now and was.get("alive") and not now.get("alive"))
 
 
-def _entry_event(
+def entry_event(
     entry: HistoryEntry,
     campaign_pk: int,
     homes: dict[int, int],
@@ -115,7 +115,7 @@ def _entry_event(
     elif kind == "killed":
         # The leader's death alone: what else the fight did to the unit is on its page.
         text = f"{after['leader']['name']}, leading {label}, was killed"
-        text += _step_why(entry, battle)
+        text += step_why(entry, battle)
     elif kind in ("destroyed", "promoted", "reduced"):
         # The one thing that matters, said first, and why in a few words; then what else it did
         # to the unit (the hits it carries, its leader's fate), without the working, which is on
@@ -136,7 +136,7 @@ def _entry_event(
         else:
             # What else it did follows as a fight's line says it, not after a colon, which
             # would read as why the step came: "fell … at Ford; is in the combat zone".
-            text += _step_why(entry, battle) + (f"; {rest}" if rest else "")
+            text += step_why(entry, battle) + (f"; {rest}" if rest else "")
     else:
         # Told as the unit's history tells it (`unit_story_lines`), a fight's working left
         # for its page: a line here says what happened.
@@ -190,4 +190,4 @@ def entry_events(campaign: Campaign, entries: list[HistoryEntry]) -> list[Event]
     homes, names = entry_battles(entries=entries)
     carrying = entries_carrying(entries=entries)
     undone = entries_undone(entries=entries)
-    return [_entry_event(entry, campaign.pk, homes, names, carrying, undone) for entry in entries]
+    return [entry_event(entry, campaign.pk, homes, names, carrying, undone) for entry in entries]

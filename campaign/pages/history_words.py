@@ -227,7 +227,7 @@ def _carried_as_taken(why: str, part: str) -> bool:
     return held != part and re.search(rf"(?:^|: ){took}(?: — |$)", why) is not None
 
 
-def _step_why(entry: HistoryEntry, battle: str | None) -> str:
+def step_why(entry: HistoryEntry, battle: str | None) -> str:
     """Why a unit was destroyed or rose or fell a step, as the end of its timeline line: the
     fight that did it (" at Battle of the Millrace"), the medics' 24 hours running out, or the
     entry's own reason (" (trained by Sgt. Kane)", " (GM correction: shelled at the ford)")."""

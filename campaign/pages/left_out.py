@@ -52,7 +52,7 @@ def no_unit_fit(
     Battle of the Crossroads, whose outcome is not applied yet: Old Faithful and Sappers." """
     reasons = _left_out_reasons(out_of_action, engaged)
     said = [
-        f"{why}: {_names(units) if len(units) <= LEFT_OUT_NAMED else plural(len(units), 'unit')}."
+        f"{why}: {names_of(units) if len(units) <= LEFT_OUT_NAMED else plural(len(units), 'unit')}."
         for why, units in reasons.items()
     ]
     return " ".join([f"{force.name} has no unit fit to fight.", *said])
@@ -79,7 +79,7 @@ LEFT_OUT_NAMED = 12
 """Units alike a form's list of those it leaves out names; more are counted by force."""
 
 
-def _names(units: list[Unit]) -> str:
+def names_of(units: list[Unit]) -> str:
     return and_words([unit.name for unit in units])
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 
 from campaign.models import Campaign, Force, StoryEntry, Unit
-from campaign.pages.events import Event, _entry_event
+from campaign.pages.events import Event, entry_event
 from campaign.pages.fights import (
     ENGAGEMENT_READ,
     battles_listed,
@@ -110,7 +110,7 @@ def timeline(
     winners = winner_names(battles)
     # A battle's own line is its record's: named as the record is now, as the battle's page it
     # links to heads itself. The lines of what it did to the units name it as their entries
-    # kept it (`_entry_event`), as each unit's history does.
+    # kept it (`entry_event`), as each unit's history does.
     events = [
         Event(cb.day, "battle",
               f"{cb.name}: " + (f"{winners[cb.pk]} won" if winners[cb.pk] else "no winner")
@@ -170,7 +170,7 @@ def timeline(
     carrying = entries_carrying(entries=notable)
     undone = entries_undone(entries=notable)
     for entry_ in notable:
-        events.append(_entry_event(entry_, campaign.pk, homes, names, carrying, undone))
+        events.append(entry_event(entry_, campaign.pk, homes, names, carrying, undone))
     # The campaign's own story (its people's changes, the GM's notes) closes the day, after the
     # fights and what they did to the units.
     told, told_left = _latest_of(story.filter(day__in=whole).order_by("-id"))

@@ -62,7 +62,7 @@ from campaign.transfer.battles import REFIGHT_MOST, check_battles, check_refough
 from campaign.transfer.bounds import check_counts, past_most
 from campaign.transfer.campaign_settings import check_settings
 from campaign.transfer.characters import check_characters
-from campaign.transfer.checker import Checker, _text, check_ruleset
+from campaign.transfer.checker import Checker, check_ruleset, check_text
 from campaign.transfer.export import refs_translate
 from campaign.transfer.forces import check_force
 from campaign.transfer.format import (
@@ -402,7 +402,7 @@ def campaign_import(
     later_keys = (*NEWER_SETTINGS, "hour", "invitations")  # not in older exports
     if not c.mapping("campaign", info, keys, optional=later_keys):
         raise ValidationError(c.errors)
-    if _text(c, "campaign.name", info["name"], NAME_LENGTH, empty=False):
+    if check_text(c, "campaign.name", info["name"], NAME_LENGTH, empty=False):
         try:
             Campaign._meta.get_field("name").clean(info["name"], None)
         except ValidationError as error:

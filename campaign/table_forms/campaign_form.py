@@ -1,5 +1,5 @@
 """What the table's forms share: the form whose choices are the campaign's units and characters
-(`CampaignForm`), a form that says which units it leaves out (`_LeavesOut`), and what a roll's
+(`CampaignForm`), a form that says which units it leaves out (`LeavesOut`), and what a roll's
 seed does (`ROLL_SEED_HELP`).
 """
 
@@ -13,34 +13,34 @@ from campaign.forms import PageForm
 from campaign.models import Campaign
 from campaign.pages.left_out import left_out
 from campaign.pages.names import unit_label
-from campaign.table_forms.named_units import _lists_every_unit, _UnitNamed
-from campaign.table_forms.offers import Offer, _not_ready, _units
+from campaign.table_forms.named_units import UnitNamed, page_lists_every_unit
+from campaign.table_forms.offers import Offer, not_ready, units_of
 from campaign.units_offered import out_of_action_by_force
 
 
-class _LeavesOut:
+class LeavesOut:
     """A form whose unit fields offer the units ``offer`` allows, and says which it leaves out
     and why (`pages.left_out.left_out`), under the form."""
 
     offer: Offer
     campaign: Campaign
     owner: Any = None
-    """A player's form: only the units of their own forces (`_units`)."""
+    """A player's form: only the units of their own forces (`units_of`)."""
 
     def _by_force(self) -> bool:
         # A big campaign's units out of action are counted by force; a player's own are few.
         return (
             self.owner is None
-            and not _lists_every_unit(self.campaign)
-            and self.offer.blocked is _not_ready
+            and not page_lists_every_unit(self.campaign)
+            and self.offer.blocked is not_ready
         )
 
     def _asks_by_name(self) -> bool:
-        # A big campaign's form that asks its unit by name (`_unit_field`) refuses one it
+        # A big campaign's form that asks its unit by name (`unit_field`) refuses one it
         # cannot take by its name and why when sent, rather than reading every unit to say
         # here which it leaves out.
-        return not _lists_every_unit(self.campaign) and any(
-            isinstance(field, _UnitNamed) for field in self.fields.values()
+        return not page_lists_every_unit(self.campaign) and any(
+            isinstance(field, UnitNamed) for field in self.fields.values()
         )
 
     @cached_property
@@ -49,7 +49,7 @@ class _LeavesOut:
             return []  # counted by force instead (`left_out_forces`)
         if self._asks_by_name():
             return []
-        units = [u for u in _units(self.campaign, self.owner) if self.offer.blocked(u)]
+        units = [u for u in units_of(self.campaign, self.owner) if self.offer.blocked(u)]
         if self.offer.left_out_as is None:
             return left_out(units)
         return left_out(blocked=[(unit, self.offer.left_out_as(unit)) for unit in units])
@@ -90,11 +90,11 @@ class CampaignForm(PageForm):
 
     def starts_on_unit(self, pk: int | None) -> None:
         """An unsent form asked for unit ``pk`` (a unit page's link to it) starts on it: its key
-        in a list, its name where the unit is typed (`_UnitNamed`)."""
+        in a list, its name where the unit is typed (`UnitNamed`)."""
         if self.is_bound or pk is None:
             return
-        if isinstance(self.fields["unit"], _UnitNamed):
-            unit = _units(self.campaign).filter(pk=pk).first()
+        if isinstance(self.fields["unit"], UnitNamed):
+            unit = units_of(self.campaign).filter(pk=pk).first()
             self.initial["unit"] = unit_label(unit) if unit else None
         else:
             self.initial["unit"] = pk

@@ -20,7 +20,7 @@ from campaign.selectors import battle_setup
 from units.words import and_words, number_text, possessive, quoted
 
 
-class _CharacterField(forms.ModelChoiceField):
+class CharacterField(forms.ModelChoiceField):
     """One of the campaign's characters a form offers. One of its characters the form does not
     offer (dead since the page was drawn, say) is refused by name and why (``why_not``, the
     sentence), in the services' words, rather than as a choice that is not there."""
@@ -112,8 +112,8 @@ under the list of them."""
 class _CharacterNamed(forms.CharField):
     """One of the characters a form offers (``queryset``), typed by name: a campaign with more
     of them than a form lists (`battle_setup.LIST_EVERY_UNIT`) asks this rather than list every
-    one on each form of the page, as its big forms ask a unit (`_UnitNamed`). One the form does
-    not offer is refused by name and why (``why_not``), as `_CharacterField` refuses it."""
+    one on each form of the page, as its big forms ask a unit (`UnitNamed`). One the form does
+    not offer is refused by name and why (``why_not``), as `CharacterField` refuses it."""
 
     def __init__(self, campaign: Campaign, offered: Any, why_not: Callable[[Any], str],
                  **kwargs: Any) -> None:  # fmt: skip
@@ -166,13 +166,13 @@ def _living_count(campaign: Campaign) -> int:
 
 def _character_choice(
     campaign: Campaign, offered: Any, why_not: Callable[[Any], str], **kwargs: Any
-) -> _CharacterField | _CharacterNamed:
+) -> CharacterField | _CharacterNamed:
     """The characters ``offered`` (living ones): chosen from a list while the campaign has up
     to `battle_setup.LIST_EVERY_UNIT` living characters, as a unit is; past that, typed by name
     (`_CharacterNamed`)."""
     if _living_count(campaign) > battle_setup.LIST_EVERY_UNIT:
         return _CharacterNamed(campaign, offered, why_not, **kwargs)
-    return _CharacterField(campaign, offered, why_not, **kwargs)
+    return CharacterField(campaign, offered, why_not, **kwargs)
 
 
 def _dead_or_not_theirs(player: Any) -> Callable[[Any], str]:
@@ -191,9 +191,9 @@ NOT_YOURS = "That character is not one of yours: your characters are in the list
 NO_CHARACTERS = "The campaign has no living character yet: create one under New character."
 
 
-def _character_field(
+def character_field(
     campaign: Campaign, player: Any = None, nobody: str = "", **kwargs: Any
-) -> _CharacterField | _CharacterNamed:
+) -> CharacterField | _CharacterNamed:
     # A dead character leads, trains, heals, rallies, orders and requisitions no more (the
     # services refuse one): the forms offer the living only; a player's, their own. With none
     # to offer, the field says why beneath its empty list (``nobody``).
@@ -205,9 +205,9 @@ def _character_field(
     return _character_choice(campaign, living, _dead_or_not_theirs(player), **kwargs)
 
 
-def _characters_who(
+def characters_who(
     campaign: Campaign, may: Callable[[Any], bool], cannot: str, nobody: str = "", **kwargs: Any
-) -> _CharacterField | _CharacterNamed:
+) -> CharacterField | _CharacterNamed:
     """The living characters whose feats let them do it (``may``: `can_train`, `can_rally`):
     the others are not offered, as a unit field offers only the units its `Offer` allows; one
     sent all the same is refused as dead, or as ``cannot`` ("is not a Strategist"). With none

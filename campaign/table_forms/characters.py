@@ -20,15 +20,15 @@ from campaign.services.characters import (
     heal_text,
     rallied_today,
 )
-from campaign.table_forms.campaign_form import CampaignForm, _LeavesOut
+from campaign.table_forms.campaign_form import CampaignForm, LeavesOut
 from campaign.table_forms.character_fields import (
     NO_CHARACTERS,
-    _character_field,
-    _CharacterField,
-    _characters_who,
+    CharacterField,
+    character_field,
+    characters_who,
 )
-from campaign.table_forms.named_units import _unit_field
-from campaign.table_forms.offers import JOIN, RALLY, TRAIN, Offer, _not_rallied
+from campaign.table_forms.named_units import unit_field
+from campaign.table_forms.offers import JOIN, RALLY, TRAIN, Offer, not_rallied
 
 FEAT_CHOICES = [(f.value, f.label) for f in Feat]
 
@@ -57,16 +57,16 @@ class CharacterForm(PageForm):
         return field.clean(username)
 
 
-class JoinForm(_LeavesOut, CampaignForm):
+class JoinForm(LeavesOut, CampaignForm):
     under_the_characters = True
     offer = JOIN
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _character_field(self.campaign, nobody=NO_CHARACTERS)
-        if isinstance(self.fields["character"], _CharacterField):
+        self.fields["character"] = character_field(self.campaign, nobody=NO_CHARACTERS)
+        if isinstance(self.fields["character"], CharacterField):
             self.fields["character"].shows_unit_led()
-        self.fields["unit"] = _unit_field(self.campaign, JOIN, label="Joins unit")
+        self.fields["unit"] = unit_field(self.campaign, JOIN, label="Joins unit")
         self.starts_on_unit(self.initial.get("unit"))
         self.starts_on_the_only_character()
 
@@ -98,17 +98,17 @@ TRAINING_HELP = (
 """What training does, said above each training form."""
 
 
-class TrainByForm(_LeavesOut, CampaignForm):
+class TrainByForm(LeavesOut, CampaignForm):
     under_the_characters = True
     help = TRAINING_HELP
     offer = TRAIN
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _characters_who(
+        self.fields["character"] = characters_who(
             self.campaign, can_train, TRAINER_NOT, NOBODY_TRAINS, label="Trainer"
         )
-        self.fields["unit"] = _unit_field(self.campaign, TRAIN, label="Trains unit")
+        self.fields["unit"] = unit_field(self.campaign, TRAIN, label="Trains unit")
         self.starts_on_the_only_character()
 
 
@@ -120,7 +120,7 @@ class UnitTrainForm(CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _characters_who(
+        self.fields["character"] = characters_who(
             self.campaign, can_train, TRAINER_NOT, label="Trainer", empty_label=None
         )
         self.fields["reason"] = forms.CharField(max_length=300, required=False)
@@ -131,7 +131,7 @@ class HealForm(CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _character_field(
+        self.fields["character"] = character_field(
             self.campaign, nobody=NO_CHARACTERS, label="Heals"
         )
         self.fields["character"].shows_hit_points = True
@@ -169,12 +169,12 @@ class HealForm(CampaignForm):
         return f"Kept as “{said}.”"
 
 
-class RallyForm(_LeavesOut, CampaignForm):
+class RallyForm(LeavesOut, CampaignForm):
     under_the_characters = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"] = _characters_who(
+        self.fields["character"] = characters_who(
             self.campaign, can_rally, RALLIER_NOT, NOBODY_RALLIES, label="Strategist"
         )
         # Once a day for each unit: one rallied today is not offered, as the service refuses it.
@@ -182,7 +182,7 @@ class RallyForm(_LeavesOut, CampaignForm):
         self.offer = Offer(
             RALLY.doing,
             lambda unit: HEALED_TODAY if unit.pk in rallied else RALLY.blocked(unit),
-            lambda unit: HEALED_TODAY_LEFT_OUT if unit.pk in rallied else _not_rallied(unit),
+            lambda unit: HEALED_TODAY_LEFT_OUT if unit.pk in rallied else not_rallied(unit),
         )
-        self.fields["unit"] = _unit_field(self.campaign, self.offer, label="Heals a Morale hit of")
+        self.fields["unit"] = unit_field(self.campaign, self.offer, label="Heals a Morale hit of")
         self.starts_on_the_only_character()

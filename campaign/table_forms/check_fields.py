@@ -10,14 +10,14 @@ from django import forms
 
 from campaign.models import Campaign
 from campaign.pages.names import unit_label
-from campaign.table_forms.listed_units import _in_name_order, _UnitField, _UnitsField
+from campaign.table_forms.listed_units import UnitField, UnitsField, by_force_and_name
 from campaign.table_forms.named_units import (
-    _lists_every_unit,
-    _ready_count,
-    _UnitNamed,
-    _UnitsNamed,
+    UnitNamed,
+    UnitsNamed,
+    page_lists_every_unit,
+    page_ready_count,
 )
-from campaign.table_forms.offers import CHECK, _offered
+from campaign.table_forms.offers import CHECK, offered_units
 
 CHECK_LISTS_AT_MOST = 20
 """Ready units a check's fields list, a choice or a box each. With more, its units are typed
@@ -27,7 +27,7 @@ times over (with 128 units, some 800 of them, seconds to draw)."""
 
 
 def _check_lists_units(campaign: Campaign) -> bool:
-    return _ready_count(campaign) <= CHECK_LISTS_AT_MOST
+    return page_ready_count(campaign) <= CHECK_LISTS_AT_MOST
 
 
 CHECK_UNITS_LIST = "check-units"
@@ -38,22 +38,22 @@ def check_units_suggested(campaign: Campaign) -> list[str]:
     """The ready units' names a check's typed unit fields suggest, as pages name them, by
     force and name; none when the fields list them, or when there are more than a battle's
     form lists (`battle_setup.LIST_EVERY_UNIT`)."""
-    if _check_lists_units(campaign) or not _lists_every_unit(campaign):
+    if _check_lists_units(campaign) or not page_lists_every_unit(campaign):
         return []
-    ready = _offered(campaign, CHECK)
-    return [unit_label(u) for u in sorted(ready, key=_in_name_order)]
+    ready = offered_units(campaign, CHECK)
+    return [unit_label(u) for u in sorted(ready, key=by_force_and_name)]
 
 
-def _check_unit_field(campaign: Campaign, **kwargs: Any) -> forms.Field:
+def check_unit_field(campaign: Campaign, **kwargs: Any) -> forms.Field:
     if _check_lists_units(campaign):
-        return _UnitField(campaign, CHECK, **kwargs)
-    if _lists_every_unit(campaign):
+        return UnitField(campaign, CHECK, **kwargs)
+    if page_lists_every_unit(campaign):
         kwargs["widget"] = forms.TextInput(attrs={"list": CHECK_UNITS_LIST, "autocomplete": "off"})
         kwargs["help_text"] = "Its name: start typing and the ready units are suggested."
-    return _UnitNamed(campaign, CHECK, **kwargs)
+    return UnitNamed(campaign, CHECK, **kwargs)
 
 
-def _not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
+def not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
     """A unit ticked as helping the check it makes itself: said next to the helpers, not
     silently dropped."""
     unit = form.cleaned_data.get(lead)
@@ -64,11 +64,11 @@ def _not_helping_itself(form: forms.Form, lead: str, helpers: str) -> None:
         )
 
 
-def _helpers_field(campaign: Campaign, label: str, helps: str) -> forms.Field:
+def helpers_field(campaign: Campaign, label: str, helps: str) -> forms.Field:
     """The units helping the unit of the field ``helps``. Listed, each box names that field, so
     the unit chosen there is not offered as helping itself (campaign/check-helpers.js); the
-    server refuses it all the same (`_not_helping_itself`)."""
+    server refuses it all the same (`not_helping_itself`)."""
     if not _check_lists_units(campaign):
-        return _UnitsNamed(campaign, CHECK, required=False, label=label)
+        return UnitsNamed(campaign, CHECK, required=False, label=label)
     boxes = forms.CheckboxSelectMultiple(attrs={"data-helps": helps})
-    return _UnitsField(campaign, CHECK, required=False, widget=boxes, label=label)
+    return UnitsField(campaign, CHECK, required=False, widget=boxes, label=label)

@@ -14,9 +14,9 @@ from campaign.forms import SPECIALTY_CHOICES
 from campaign.models import Campaign, Unit
 from campaign.pages.left_out import left_out
 from campaign.services.checks import DC_MAX, units_not_alone
-from campaign.table_forms.campaign_form import ROLL_SEED_HELP, CampaignForm, _LeavesOut
-from campaign.table_forms.check_fields import _check_unit_field, _helpers_field, _not_helping_itself
-from campaign.table_forms.named_units import _lists_every_unit
+from campaign.table_forms.campaign_form import ROLL_SEED_HELP, CampaignForm, LeavesOut
+from campaign.table_forms.check_fields import check_unit_field, helpers_field, not_helping_itself
+from campaign.table_forms.named_units import page_lists_every_unit
 from campaign.table_forms.offers import CHECK
 
 SKILL_CHOICES = [("", "A general skill (every unit's)"), *SPECIALTY_CHOICES]
@@ -38,22 +38,22 @@ class _SaysWhoCannotAlone:
 
     @cached_property
     def cannot_alone(self) -> list[str]:
-        if not _lists_every_unit(self.campaign):
+        if not page_lists_every_unit(self.campaign):
             # A page that names no unit reads none of their Orders and leaders either.
             return [CANNOT_ALONE_UNNAMED]
-        # Read once for the page's forms, as `_ready_count` is.
+        # Read once for the page's forms, as `page_ready_count` is.
         if (known := getattr(self.campaign, "_cannot_alone", None)) is None:
             known = self.campaign._cannot_alone = left_out(blocked=units_not_alone(self.campaign))
         return known
 
 
-class SkillCheckForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
+class SkillCheckForm(_SaysWhoCannotAlone, LeavesOut, CampaignForm):
     offer = CHECK
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["lead"] = _check_unit_field(self.campaign, label="Unit making the check")
-        self.fields["helpers"] = _helpers_field(
+        self.fields["lead"] = check_unit_field(self.campaign, label="Unit making the check")
+        self.fields["helpers"] = helpers_field(
             self.campaign, "Units helping (Strength in numbers)", helps="lead"
         )
         self.fields["skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
@@ -63,7 +63,7 @@ class SkillCheckForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        _not_helping_itself(self, "lead", "helpers")
+        not_helping_itself(self, "lead", "helpers")
         return data
 
     def units(self) -> list[Unit]:
@@ -74,7 +74,7 @@ class SkillCheckForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
         return "lead" if name == "units" else name
 
 
-class ContestForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
+class ContestForm(_SaysWhoCannotAlone, LeavesOut, CampaignForm):
     """Each side is a unit and the units helping it: Strength in numbers comes from those that
     share the side's skill, as in a skill check."""
 
@@ -82,15 +82,15 @@ class ContestForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["active"] = _check_unit_field(self.campaign, label="Active unit (e.g. recon)")
-        self.fields["active_helpers"] = _helpers_field(
+        self.fields["active"] = check_unit_field(self.campaign, label="Active unit (e.g. recon)")
+        self.fields["active_helpers"] = helpers_field(
             self.campaign, "Units helping the active unit", helps="active"
         )
         self.fields["active_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
-        self.fields["resisting"] = _check_unit_field(
+        self.fields["resisting"] = check_unit_field(
             self.campaign, label="Resisting unit (e.g. hidden)"
         )
-        self.fields["resisting_helpers"] = _helpers_field(
+        self.fields["resisting_helpers"] = helpers_field(
             self.campaign, "Units helping the resisting unit", helps="resisting"
         )
         self.fields["resisting_skill"] = forms.ChoiceField(choices=SKILL_CHOICES, required=False)
@@ -99,8 +99,8 @@ class ContestForm(_SaysWhoCannotAlone, _LeavesOut, CampaignForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        _not_helping_itself(self, "active", "active_helpers")
-        _not_helping_itself(self, "resisting", "resisting_helpers")
+        not_helping_itself(self, "active", "active_helpers")
+        not_helping_itself(self, "resisting", "resisting_helpers")
         return data
 
     def side(self, name: str) -> list[Unit]:

@@ -12,8 +12,8 @@ from campaign.forms import PageForm, revert_reason
 from campaign.models import Campaign, Unit
 from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS, terrain_label
 from campaign.services.engagements import SITUATION_FIELDS
-from campaign.table_forms.campaign_form import ROLL_SEED_HELP, CampaignForm, _LeavesOut
-from campaign.table_forms.named_units import _lists_every_unit, _unit_field
+from campaign.table_forms.campaign_form import ROLL_SEED_HELP, CampaignForm, LeavesOut
+from campaign.table_forms.named_units import page_lists_every_unit, unit_field
 from campaign.table_forms.offers import FIGHT
 from campaign.units_offered import units_offered
 
@@ -25,7 +25,7 @@ SITUATION_LABELS = {
 }
 
 
-class QuickResolveForm(_LeavesOut, PageForm):
+class QuickResolveForm(LeavesOut, PageForm):
     """An engagement between two units, fought out BUCS unit against unit."""
 
     offer = FIGHT
@@ -54,8 +54,8 @@ class QuickResolveForm(_LeavesOut, PageForm):
         # A campaign too big to list its units asks them by name, as the checks do: two
         # lists of every ready unit would be most of the dashboard, and read every unit.
         for field in ("attacker", "defender"):
-            self.fields[field] = _unit_field(campaign, FIGHT, label=field.capitalize())
-        if _lists_every_unit(campaign):
+            self.fields[field] = unit_field(campaign, FIGHT, label=field.capitalize())
+        if page_lists_every_unit(campaign):
             # Both lists offer the same ready units: one read draws the two.
             self.fields["defender"].same_as = self.fields["attacker"]
         self.fields["round_limit"].initial = campaign.quick_resolve_rounds

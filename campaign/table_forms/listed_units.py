@@ -14,11 +14,11 @@ from django.utils.functional import lazy
 from campaign.keys import key_named
 from campaign.models import Campaign, Unit
 from campaign.pages.names import name_order, unit_label
-from campaign.table_forms.offers import Offer, _offered, _units
+from campaign.table_forms.offers import Offer, offered_units, units_of
 from campaign.units_offered import NO_UNITS
 
 
-def _in_name_order(unit: Unit) -> tuple[Any, ...]:
+def by_force_and_name(unit: Unit) -> tuple[Any, ...]:
     return name_order(unit.force.name), name_order(unit.name)
 
 
@@ -43,7 +43,7 @@ class _OfferedUnits:
         "invalid_choice": "“%(value)s” names no unit of this campaign: choose one from the list."
     }
     owner: Any = None
-    """Offered from the forces of this user only (`_units`), when given."""
+    """Offered from the forces of this user only (`units_of`), when given."""
     same_as: _OfferedUnits | None = None
     """Another field of the form offering the very same units (the quick resolve's attacker,
     for its defender): this one's list is drawn from that one's read, not a read of its own."""
@@ -54,14 +54,14 @@ class _OfferedUnits:
         if self.same_as is not None:
             return self.same_as.in_name_order(self.same_as.queryset)
         if self._drawn is None:
-            self._drawn = sorted(queryset, key=_in_name_order)
+            self._drawn = sorted(queryset, key=by_force_and_name)
         return self._drawn
 
     def refusal(self, value: Any) -> ValidationError | None:
         key = key_named(value)
         if key is None:
             return None
-        unit = _units(self.campaign, self.owner).filter(pk=key).first()
+        unit = units_of(self.campaign, self.owner).filter(pk=key).first()
         if unit is None:
             return None
         why = self.offer.blocked(unit) or "it is not offered here"
@@ -72,7 +72,7 @@ class _OfferedUnits:
         return unit_label(obj)
 
 
-class _UnitField(_OfferedUnits, forms.ModelChoiceField):
+class UnitField(_OfferedUnits, forms.ModelChoiceField):
     """One of the units an `Offer` allows (of ``owner``'s forces, when given). In a campaign
     with no unit at all, the field says why its list is empty and how to fill it."""
 
@@ -82,14 +82,14 @@ class _UnitField(_OfferedUnits, forms.ModelChoiceField):
         if owner is None and not kwargs.get("help_text"):
             # Read as the field is drawn, from the list it draws: no query while it offers any.
             kwargs["help_text"] = lazy(self._none_to_offer, str)()
-        super().__init__(queryset=_offered(campaign, offer, owner), **kwargs)
+        super().__init__(queryset=offered_units(campaign, offer, owner), **kwargs)
 
     def _none_to_offer(self) -> str:
         """Why the list is empty when the campaign has no unit at all; the units it has but
-        does not offer are said under the form (`_LeavesOut`)."""
+        does not offer are said under the form (`LeavesOut`)."""
         if self.same_as is not None:
             return ""  # said once, under the field whose list this one repeats
-        if self.in_name_order(self.queryset) or _units(self.campaign).exists():
+        if self.in_name_order(self.queryset) or units_of(self.campaign).exists():
             return ""
         return NO_UNITS
 
@@ -100,7 +100,7 @@ class _UnitField(_OfferedUnits, forms.ModelChoiceField):
             raise self.refusal(value) or error from None
 
 
-class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
+class UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
     """Several of the units an `Offer` allows. A value that names no key the database could
     hold (too large, negative, not digits: ``key_named``) is refused as a choice that is not
     there, before the database sees it (SQLite raises on a number out of its range).
@@ -111,7 +111,7 @@ class _UnitsField(_OfferedUnits, forms.ModelMultipleChoiceField):
 
     def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
         self.campaign, self.offer = campaign, offer
-        super().__init__(queryset=_offered(campaign, offer), **kwargs)
+        super().__init__(queryset=offered_units(campaign, offer), **kwargs)
 
     def _check_values(self, value):
         for key in value:

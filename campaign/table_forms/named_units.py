@@ -1,5 +1,5 @@
 """Units typed by name, as a big campaign's forms ask them rather than list every unit
-(`_lists_every_unit`), and the unit field that asks one either way (`_unit_field`).
+(`page_lists_every_unit`), and the unit field that asks one either way (`unit_field`).
 """
 
 from __future__ import annotations
@@ -17,18 +17,18 @@ from campaign.models import Campaign, Unit
 from campaign.pages.names import unit_label
 from campaign.selectors import battle_setup
 from campaign.selectors.battle_setup import ready_count
-from campaign.table_forms.listed_units import _UnitField
-from campaign.table_forms.offers import Offer, _units
+from campaign.table_forms.listed_units import UnitField
+from campaign.table_forms.offers import Offer, units_of
 from units.words import and_words, quoted
 
 
-def _unit_field(campaign: Campaign, offer: Offer, **kwargs: Any) -> forms.Field:
+def unit_field(campaign: Campaign, offer: Offer, **kwargs: Any) -> forms.Field:
     """One of the units ``offer`` allows: chosen from a list where the campaign's forms list
-    every unit, else typed by name (`_UnitNamed`), as the checks ask them, rather than a list
+    every unit, else typed by name (`UnitNamed`), as the checks ask them, rather than a list
     of every unit on each form of the page."""
-    if _lists_every_unit(campaign):
-        return _UnitField(campaign, offer, **kwargs)
-    return _UnitNamed(campaign, offer, **kwargs)
+    if page_lists_every_unit(campaign):
+        return UnitField(campaign, offer, **kwargs)
+    return UnitNamed(campaign, offer, **kwargs)
 
 
 HELPERS_AT_MOST = 40
@@ -38,7 +38,7 @@ HELPERS_AT_MOST = 40
 def _by_name(campaign: Campaign, offer: Offer, typed: str) -> Unit:
     """The campaign's unit named ``typed`` ("Squad 7", or "Squad 7 (Red Company)" where two
     forces have a Squad 7), if ``offer`` allows it; else a refusal in the campaign's words."""
-    units = _units(campaign)
+    units = units_of(campaign)
     # As typed (a name may hold two spaces running), or with its spaces tidied.
     said = dict.fromkeys((typed.strip(), " ".join(typed.split())))
     # A unit's label, as the suggestions give it, first: "Recon (North) (Red Company)" is
@@ -69,7 +69,7 @@ def _by_name(campaign: Campaign, offer: Offer, typed: str) -> Unit:
     return unit
 
 
-class _UnitNamed(forms.CharField):
+class UnitNamed(forms.CharField):
     """One of the units an `Offer` allows, typed by name: a big campaign's forms ask this
     rather than list every unit (`battle_setup.lists_every_unit`)."""
 
@@ -83,7 +83,7 @@ class _UnitNamed(forms.CharField):
         return _by_name(self.campaign, self.offer, typed) if typed else None
 
 
-class _UnitsNamed(forms.CharField):
+class UnitsNamed(forms.CharField):
     """Several of the units an `Offer` allows, typed by name, one a line."""
 
     def __init__(self, campaign: Campaign, offer: Offer, **kwargs: Any) -> None:
@@ -113,13 +113,13 @@ class _UnitsNamed(forms.CharField):
         return units
 
 
-def _ready_count(campaign: Campaign) -> int:
+def page_ready_count(campaign: Campaign) -> int:
     """`battle_setup.ready_count`, asked once for the page's forms."""
     if (known := getattr(campaign, "_ready_count", None)) is None:
         known = campaign._ready_count = ready_count(campaign=campaign)
     return known
 
 
-def _lists_every_unit(campaign: Campaign) -> bool:
+def page_lists_every_unit(campaign: Campaign) -> bool:
     """`battle_setup.lists_every_unit`, asked once for the page's forms."""
-    return _ready_count(campaign) <= battle_setup.LIST_EVERY_UNIT
+    return page_ready_count(campaign) <= battle_setup.LIST_EVERY_UNIT

@@ -15,7 +15,7 @@ from campaign.rules.state import Status
 from units.bucs import TRAINING_CEILING
 
 
-def _units(campaign: Campaign, owner: Any = None):
+def units_of(campaign: Campaign, owner: Any = None):
     """The campaign's units; with ``owner``, those of the forces that user owns (a player's
     form offers, refuses by name and leaves out only their own)."""
     units = Unit.objects.filter(force__campaign=campaign)
@@ -38,7 +38,7 @@ class Offer:
     (`Status.out_of_action`)."""
 
 
-def _not_ready(unit: Unit) -> str:
+def not_ready(unit: Unit) -> str:
     return "" if Status(unit.status).fights else f"it is {unit.state.status.label.lower()}"
 
 
@@ -74,7 +74,7 @@ def _not_trainable(unit: Unit) -> str:
     return f"{quality.label}: training raises a unit to Experienced at most"
 
 
-def _not_rallied(unit: Unit) -> str:
+def not_rallied(unit: Unit) -> str:
     # The cases of `rules.characters.rally`, which `rally_blocked` asked.
     state = unit.state
     if state.status == Status.DESTROYED:
@@ -87,7 +87,7 @@ def _not_rallied(unit: Unit) -> str:
 # A retreated unit is out of action, so it makes no check and takes no Order (the services'
 # rule); but a character may still take command of it in camp, and a Strategist's heal of a
 # Morale hit is what it may need most.
-CHECK = Offer("make a check", _not_ready)
+CHECK = Offer("make a check", not_ready)
 
 
 JOIN = Offer("take a leader", _destroyed_or_led, _not_leadable)
@@ -96,18 +96,18 @@ JOIN = Offer("take a leader", _destroyed_or_led, _not_leadable)
 TRAIN = Offer("train", lambda unit: training_blocked(unit.state), _not_trainable)
 
 
-RALLY = Offer("have a Morale hit healed", lambda unit: rally_blocked(unit.state), _not_rallied)
+RALLY = Offer("have a Morale hit healed", lambda unit: rally_blocked(unit.state), not_rallied)
 
 
-ORDER = Offer("be given an Order", _not_ready)
+ORDER = Offer("be given an Order", not_ready)
 
 
-FIGHT = Offer("fight", _not_ready)
+FIGHT = Offer("fight", not_ready)
 
 
-def _offered(campaign: Campaign, offer: Offer, owner: Any = None):
-    units = _units(campaign, owner)
-    if offer.blocked is _not_ready:
+def offered_units(campaign: Campaign, offer: Offer, owner: Any = None):
+    units = units_of(campaign, owner)
+    if offer.blocked is not_ready:
         # Whether a unit fights is its status, a column: asked in the query that draws the
         # choices, not of every unit beforehand.
         return units.filter(status__in=[status for status in Status if status.fights])

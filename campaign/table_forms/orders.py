@@ -14,10 +14,10 @@ from campaign.rules.orders import HOURS_PER_DAY, OrderKind, clock_text
 from campaign.selectors import roster
 from campaign.services.orders import LISTED_HOURS_MAX, orders_under_way
 from campaign.services.recovery import MAX_DAYS
-from campaign.table_forms.campaign_form import CampaignForm, _LeavesOut
-from campaign.table_forms.character_fields import _character_field, _CharacterField
-from campaign.table_forms.listed_units import _UnitField
-from campaign.table_forms.named_units import _lists_every_unit, _UnitNamed
+from campaign.table_forms.campaign_form import CampaignForm, LeavesOut
+from campaign.table_forms.character_fields import CharacterField, character_field
+from campaign.table_forms.listed_units import UnitField
+from campaign.table_forms.named_units import UnitNamed, page_lists_every_unit
 from campaign.table_forms.offers import ORDER, Offer
 
 ORDER_CHOICES = [
@@ -34,7 +34,7 @@ def order_under_way_text(order: Any) -> str:
     return f"Order to {OrderKind(order.kind).label}, under way until {until}"
 
 
-class _OrderedUnitField(_UnitField):
+class _OrderedUnitField(UnitField):
     """A unit to give an Order to, each named with the battle not yet applied that holds it
     ("awaiting review of Battle of the Crossroads", as its status says it) and the Order under
     way it would replace. A held unit is offered: an Order is for what comes next, and the
@@ -53,7 +53,7 @@ class _OrderedUnitField(_UnitField):
         return label if order is None else f"{label}: its {order_under_way_text(order)}"
 
 
-class OrderForm(_LeavesOut, CampaignForm):
+class OrderForm(LeavesOut, CampaignForm):
     """The GM's, every living character to every unit; a player's (``player``), their own
     living characters to the units of their own forces (`services.orders.player_gives`)."""
 
@@ -62,21 +62,21 @@ class OrderForm(_LeavesOut, CampaignForm):
     def __init__(self, *args: Any, player: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.owner = player
-        self.fields["giver"] = _character_field(
+        self.fields["giver"] = character_field(
             self.campaign, player, label="Given by",
             help_text="Your living characters give your units Orders." if player else
             "A living character of the campaign gives an Order (the Characters page "
             "creates them): a player's character to the units of its player's forces and the "
             "unit it leads, an NPC to any unit.",
         )  # fmt: skip
-        if player is None and isinstance(self.fields["giver"], _CharacterField):
+        if player is None and isinstance(self.fields["giver"], CharacterField):
             self.fields["giver"].shows_whom_it_orders()
         self._starts_on = self.initial.get("unit")
         """The unit's pk the form starts on, if any."""
-        if player is None and not _lists_every_unit(self.campaign):
+        if player is None and not page_lists_every_unit(self.campaign):
             # The GM's form in a campaign too big to list its units asks the unit by name
-            # (`_unit_field`), and starts on the unit it was asked for by its name too.
-            self.fields["unit"] = _UnitNamed(
+            # (`unit_field`), and starts on the unit it was asked for by its name too.
+            self.fields["unit"] = UnitNamed(
                 self.campaign, ORDER, label="To unit",
                 help_text="Its name, as its force's roster gives it: a new Order replaces the "
                 "one under way.",

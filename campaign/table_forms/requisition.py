@@ -18,7 +18,7 @@ from campaign.models import Force
 from campaign.rules.checks import REQUISITION_BASE_DC, requisition_quality_problem
 from campaign.rules.state import CampaignUnitState, quality_from_name, quality_name
 from campaign.table_forms.campaign_form import ROLL_SEED_HELP, CampaignForm
-from campaign.table_forms.character_fields import _character_field
+from campaign.table_forms.character_fields import character_field
 from campaign.templatetags.working import signed
 from units.bucs import Equipment
 from units.models import UnitType
@@ -81,7 +81,7 @@ class RequisitionForm(CampaignForm):
             widget=forms.CheckboxSelectMultiple,
             help_text=SPECIALTIES_LEFT_EMPTY,
         )
-        self.fields["character"] = _character_field(
+        self.fields["character"] = character_field(
             self.campaign, required=False, label="Requisitioned by"
         )
         self.fields["bonus"] = WholeNumberField(

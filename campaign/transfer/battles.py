@@ -34,7 +34,7 @@ from campaign.models import (
 from campaign.rules.bridge import BridgeError
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.orders import HOURS_PER_DAY
-from campaign.transfer.checker import Checker, _text, _whole, created_at_problem
+from campaign.transfer.checker import Checker, check_text, check_whole, created_at_problem
 from campaign.transfer.format import BATTLE_KEYS, ENGINE_KEYS, LARGEST_DAY
 from campaign.transfer.records import KeyCheck
 from units.bucs import Equipment, Quality
@@ -76,11 +76,11 @@ def check_battles(
     named: set[str] = set()
 
     def one(at: str, record: dict[str, Any]) -> None:
-        _text(c, f"{at}.name", record["name"], 200, empty=False)
-        _whole(c, f"{at}.day", record["day"], 1, day)
-        _whole(c, f"{at}.hour", record["hour"], 0, HOURS_PER_DAY - 1)
+        check_text(c, f"{at}.name", record["name"], 200, empty=False)
+        check_whole(c, f"{at}.day", record["day"], 1, day)
+        check_whole(c, f"{at}.hour", record["hour"], 0, HOURS_PER_DAY - 1)
         # How often it was applied: a count in the same kind of column as a day.
-        applications = _whole(c, f"{at}.applications", record["applications"], 0, LARGEST_DAY)
+        applications = check_whole(c, f"{at}.applications", record["applications"], 0, LARGEST_DAY)
         _moments(c, at, record, ("created_at",), ("applied_at",))
         if record["state"] not in CampaignBattle.State.values:
             c.error(f"{at}.state", f"must be one of {', '.join(CampaignBattle.State.values)}")
@@ -266,8 +266,8 @@ def check_engine(
         c.error(f"{path}.status", f"must be {WorkStatus.DONE} or {WorkStatus.FAILED}")
     if engine["ruleset"] != ruleset:
         c.error(f"{path}.ruleset", f"must be the campaign's, {ruleset}")
-    _text(c, f"{path}.engine_version", engine["engine_version"], 32, empty=False)
-    _whole(c, f"{path}.seed", engine["seed"], 0, SEED_LIMIT)
+    check_text(c, f"{path}.engine_version", engine["engine_version"], 32, empty=False)
+    check_whole(c, f"{path}.seed", engine["seed"], 0, SEED_LIMIT)
     if not isinstance(engine["error"], str):
         c.error(f"{path}.error", "must be text")
     _moments(c, path, engine, ("created_at",), ("started_at", "finished_at"))

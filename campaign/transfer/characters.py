@@ -12,11 +12,11 @@ from campaign.rules.values import MAX_CHARACTERS_PER_CAMPAIGN
 from campaign.transfer.bounds import past_most
 from campaign.transfer.checker import (
     Checker,
-    _named_thing,
-    _names,
-    _text,
-    _whole,
+    check_names,
+    check_text,
+    check_whole,
     created_at_problem,
+    named_thing,
 )
 from campaign.transfer.format import CHARACTER_ENTRY_KEYS, CHARACTER_KEYS
 from campaign.transfer.members import USERNAME_LONGEST
@@ -48,19 +48,19 @@ def check_characters(
             continue
         before = len(c.errors)
         name = character["name"]
-        if _named_thing(c, f"{at}.name", name, f"Character {index + 1}"):
+        if named_thing(c, f"{at}.name", name, f"Character {index + 1}"):
             if name in names:
                 c.error(f"{at}.name", "two characters share this name")
             names.add(name)
         player = character["player"]
         if (
             player is not None
-            and _text(c, f"{at}.player", player, USERNAME_LONGEST, empty=False)
+            and check_text(c, f"{at}.player", player, USERNAME_LONGEST, empty=False)
             and player not in players
         ):
             c.error(f"{at}.player", f"{given(player)} is not the GM or a player of the campaign")
-        full = _whole(c, f"{at}.max_hit_points", character["max_hit_points"], 1, 999)
-        now = _whole(c, f"{at}.hit_points", character["hit_points"], -999, 999)
+        full = check_whole(c, f"{at}.max_hit_points", character["max_hit_points"], 1, 999)
+        now = check_whole(c, f"{at}.hit_points", character["hit_points"], -999, 999)
         if full is not None and now is not None and now > full:
             c.error(f"{at}.hit_points", f"above its full hit points ({full})")
         if not isinstance(character["alive"], bool):
@@ -73,7 +73,7 @@ def check_characters(
         if (
             leads is not None
             and c.mapping(f"{at}.leads", leads, ("force", "unit"))
-            and _names(c, f"{at}.leads", leads, ("force", "unit"))
+            and check_names(c, f"{at}.leads", leads, ("force", "unit"))
         ):
             key = (leads["force"], leads["unit"])
             if key not in led:
@@ -92,8 +92,8 @@ def check_characters(
                 where = f"{at}.entries[{number}]"
                 if not c.mapping(where, entry, CHARACTER_ENTRY_KEYS):
                     continue
-                _whole(c, f"{where}.day", entry["day"], 1, day)
-                _whole(c, f"{where}.hour", entry["hour"], 0, HOURS_PER_DAY - 1)
+                check_whole(c, f"{where}.day", entry["day"], 1, day)
+                check_whole(c, f"{where}.hour", entry["hour"], 0, HOURS_PER_DAY - 1)
                 if not isinstance(entry["text"], str):
                     c.error(f"{where}.text", "must be text")
                 for side in ("before", "after"):

@@ -101,7 +101,7 @@ def created_at_problem(value: Any) -> str | None:
     return None
 
 
-def _whole(c: Checker, path: str, value: Any, low: int, high: int) -> int | None:
+def check_whole(c: Checker, path: str, value: Any, low: int, high: int) -> int | None:
     try:
         return whole_number(value, low, high)
     except ValueError as error:
@@ -109,7 +109,7 @@ def _whole(c: Checker, path: str, value: Any, low: int, high: int) -> int | None
         return None
 
 
-def _text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True) -> bool:
+def check_text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True) -> bool:
     """Whether ``value`` is text of at most ``longest`` characters (not blank, unless
     ``empty``); if not, ``c`` says so at ``path``. A name is read this way before it is looked
     up, so a list or an object where a name belongs is refused in words, not looked up."""
@@ -119,7 +119,7 @@ def _text(c: Checker, path: str, value: Any, longest: int, *, empty: bool = True
     return True
 
 
-def _named_thing(c: Checker, path: str, name: Any, what: str) -> bool:
+def named_thing(c: Checker, path: str, name: Any, what: str) -> bool:
     """Whether ``name`` is a name of 1 to `NAME_LENGTH` characters; if not, ``c`` says so at
     ``path``, of ``what`` ("Saved map 2": a thing without a name is told by its place)."""
     if not isinstance(name, str):
@@ -134,8 +134,8 @@ def _named_thing(c: Checker, path: str, name: Any, what: str) -> bool:
     return False
 
 
-def _names(c: Checker, path: str, record: dict[str, Any], keys: tuple[str, ...]) -> bool:
-    """Whether each of ``keys`` in ``record`` is a name (`_text`, 1..`NAME_LENGTH`), each
+def check_names(c: Checker, path: str, record: dict[str, Any], keys: tuple[str, ...]) -> bool:
+    """Whether each of ``keys`` in ``record`` is a name (`check_text`, 1..`NAME_LENGTH`), each
     wrong one said at ``path.key``: what an import looks a thing up by must be text."""
-    named = [_text(c, f"{path}.{key}", record[key], NAME_LENGTH, empty=False) for key in keys]
+    named = [check_text(c, f"{path}.{key}", record[key], NAME_LENGTH, empty=False) for key in keys]
     return all(named)

@@ -42,7 +42,7 @@ from campaign.transfer.format import (
 from units.models import UnitType
 
 
-def _is_pk(value: Any) -> bool:
+def is_pk(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -60,10 +60,10 @@ def _details_export(
     # force of the unit treated, as one written before entries named them (`medics_worked`).
     found.pop("crews", None)
     for key in CHARACTER_DETAILS:
-        if _is_pk(found.get(key)) and found[key] in names:
+        if is_pk(found.get(key)) and found[key] in names:
             found[key] = names[found[key]]
     for key, listed in RECORD_DETAILS.items():
-        if _is_pk(found.get(key)):
+        if is_pk(found.get(key)):
             found[key] = None if records is None else records[listed].get(found[key])
     return found
 

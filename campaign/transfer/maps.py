@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from battles.engine import ScenarioError, parse_scenario
-from campaign.transfer.checker import Checker, _named_thing
+from campaign.transfer.checker import Checker, named_thing
 from campaign.transfer.format import MAP_KEYS
 
 
@@ -21,7 +21,7 @@ def check_maps(c: Checker, path: str, maps: Any, *, ruleset: str) -> list[dict[s
         if not c.mapping(at, saved, MAP_KEYS):
             continue
         name = saved["name"]
-        if _named_thing(c, f"{at}.name", name, f"Saved map {index + 1}"):
+        if named_thing(c, f"{at}.name", name, f"Saved map {index + 1}"):
             if name in names:
                 c.error(f"{at}.name", "two maps share this name")
             names.add(name)

@@ -15,7 +15,7 @@ from campaign.rules.values import (
 )
 from campaign.selectors.access import invitee_key
 from campaign.transfer.bounds import past_most
-from campaign.transfer.checker import Checker, _text
+from campaign.transfer.checker import Checker, check_text
 from campaign.transfer.format import INVITATION_KEYS
 from units.words import given, possessive
 
@@ -71,7 +71,7 @@ def _held(
         return
     for number, name in enumerate(listed):
         at = f"{path}[{number}]"
-        if not _text(c, at, name, NAME_LENGTH, empty=False):
+        if not check_text(c, at, name, NAME_LENGTH, empty=False):
             continue
         if name not in waiting:
             c.error(at, f"no {what} {given(name)} in the export")
@@ -119,7 +119,7 @@ def check_invitations(
 
     def one(at: str, invitation: dict[str, Any]) -> None:
         invitee = invitation["invitee"]
-        if _text(c, f"{at}.invitee", invitee, INVITEE_LONGEST, empty=False):
+        if check_text(c, f"{at}.invitee", invitee, INVITEE_LONGEST, empty=False):
             key = invitee_key(invitee)
             if key in named:
                 c.error(f"{at}.invitee", f"{given(invitee)} is the campaign's GM or a member "

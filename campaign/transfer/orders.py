@@ -6,7 +6,7 @@ from typing import Any
 
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
-from campaign.transfer.checker import Checker, _names, _whole
+from campaign.transfer.checker import Checker, check_names, check_whole
 from campaign.transfer.format import LARGEST_DAY, NEWER_ORDER_VALUES, ORDER_KEYS
 from units.words import given
 
@@ -34,18 +34,21 @@ def check_orders(
     those destroyed), on the clock (``now``, the export's clock hour, when it is one)."""
 
     def one(at: str, order: dict[str, Any]) -> None:
-        if _names(c, at, order, ("giver",)) and order["giver"] not in characters:
+        if check_names(c, at, order, ("giver",)) and order["giver"] not in characters:
             c.error(f"{at}.giver", f"no character {given(order['giver'])} in the export")
-        if _names(c, at, order, ("force", "unit")) and (order["force"], order["unit"]) not in units:
+        if (
+            check_names(c, at, order, ("force", "unit"))
+            and (order["force"], order["unit"]) not in units
+        ):
             c.error(
                 f"{at}.unit", f"no unit {given(order['unit'])} in force {given(order['force'])}"
             )
         if order["kind"] not in [k.value for k in OrderKind]:
             c.error(f"{at}.kind", f"unknown Order {given(order['kind'])}")
         for key in ("listed_hours", "hours"):
-            _whole(c, f"{at}.{key}", order[key], 1, 32767)
-        given_at = _whole(c, f"{at}.given_at", order["given_at"], 0, LARGEST_DAY)
-        done = _whole(c, f"{at}.finishes_at", order["finishes_at"], 0, LARGEST_DAY)
+            check_whole(c, f"{at}.{key}", order[key], 1, 32767)
+        given_at = check_whole(c, f"{at}.given_at", order["given_at"], 0, LARGEST_DAY)
+        done = check_whole(c, f"{at}.finishes_at", order["finishes_at"], 0, LARGEST_DAY)
         if given_at is not None and done is not None and done < given_at:
             c.error(f"{at}.finishes_at", "before the Order was given")
         if not isinstance(order["replaced"], bool):
@@ -53,7 +56,7 @@ def check_orders(
         off = order["called_off_at"]
         if off is not None and given_at is not None and done is not None:
             # Called off while under way, as the site calls one off.
-            off = _whole(c, f"{at}.called_off_at", off, given_at, max(given_at, done - 1))
+            off = check_whole(c, f"{at}.called_off_at", off, given_at, max(given_at, done - 1))
             if off is not None and order["replaced"] is True:
                 c.error(f"{at}.called_off_at", "an Order is replaced or called off, not both")
             elif off is not None and now is not None and off > now:
@@ -63,7 +66,7 @@ def check_orders(
         if ended is not None and given_at is not None and done is not None:
             # Ended while under way, when its unit retreated in poor order or was destroyed, as
             # the site ends one.
-            ended = _whole(c, f"{at}.ended_at", ended, given_at, max(given_at, done - 1))
+            ended = check_whole(c, f"{at}.ended_at", ended, given_at, max(given_at, done - 1))
             if ended is not None and (order["replaced"] is True or off is not None):
                 c.error(f"{at}.ended_at", "an Order is replaced, called off or ended, only one")
             elif ended is not None and now is not None and ended > now:

@@ -11,8 +11,14 @@ from campaign.rules.engagement import ROUND_LIMIT_MAX, SIDES, TERRAINS
 from campaign.rules.orders import HOURS_PER_DAY
 from campaign.rules.state import SNAPSHOT_FIELDS
 from campaign.rules.values import NAME_LENGTH
-from campaign.transfer.checker import Checker, _names, _text, _whole, created_at_problem
-from campaign.transfer.export import _is_pk, refs_translate
+from campaign.transfer.checker import (
+    Checker,
+    check_names,
+    check_text,
+    check_whole,
+    created_at_problem,
+)
+from campaign.transfer.export import is_pk, refs_translate
 from campaign.transfer.forces import check_value
 from campaign.transfer.format import ENGAGEMENT_KEYS, LARGEST_SEED, RECORD_DETAILS, TABLE_ROLL_KEYS
 from units.models import UnitType
@@ -52,9 +58,9 @@ class KeyCheck:
 
 
 def _clock(c: Checker, path: str, record: dict[str, Any], day: int) -> None:
-    _whole(c, f"{path}.day", record["day"], 1, day)
-    _whole(c, f"{path}.hour", record["hour"], 0, HOURS_PER_DAY - 1)
-    _whole(c, f"{path}.seed", record["seed"], 0, LARGEST_SEED)
+    check_whole(c, f"{path}.day", record["day"], 1, day)
+    check_whole(c, f"{path}.hour", record["hour"], 0, HOURS_PER_DAY - 1)
+    check_whole(c, f"{path}.seed", record["seed"], 0, LARGEST_SEED)
     problem = created_at_problem(record["created_at"])
     if problem:
         c.error(f"{path}.created_at", problem)
@@ -67,10 +73,10 @@ def check_engagements(
     export's keys, their state, and what the fight came to."""
 
     def one(at: str, record: dict[str, Any]) -> None:
-        _text(c, f"{at}.name", record["name"], 200, empty=False)
+        check_text(c, f"{at}.name", record["name"], 200, empty=False)
         _clock(c, at, record, day)
-        limit = _whole(c, f"{at}.round_limit", record["round_limit"], 1, ROUND_LIMIT_MAX)
-        rounds = _whole(c, f"{at}.rounds", record["rounds"], 0, ROUND_LIMIT_MAX)
+        limit = check_whole(c, f"{at}.round_limit", record["round_limit"], 1, ROUND_LIMIT_MAX)
+        rounds = check_whole(c, f"{at}.rounds", record["rounds"], 0, ROUND_LIMIT_MAX)
         if limit is not None and rounds is not None and rounds > limit:
             c.error(f"{at}.rounds", f"more than its round limit ({limit})")
         if record["winner"] not in ("", *SIDES):
@@ -139,7 +145,7 @@ def check_table_rolls(
 
     def one(at: str, roll: dict[str, Any]) -> None:
         _clock(c, at, roll, day)
-        _text(c, f"{at}.summary", roll["summary"], 400)
+        check_text(c, f"{at}.summary", roll["summary"], 400)
         if not isinstance(roll["kind"], str) or roll["kind"] not in shapes:
             c.error(f"{at}.kind", f"must be one of {', '.join(TableRoll.Kind.values)}")
             return
@@ -150,14 +156,14 @@ def check_table_rolls(
             c.error(f"{at}.result", "must be an object")
             return
         if roll["kind"] == TableRoll.Kind.REQUISITION:
-            if _names(c, f"{at}.setup", setup, ("force",)) and setup["force"] not in forces:
+            if check_names(c, f"{at}.setup", setup, ("force",)) and setup["force"] not in forces:
                 c.error(f"{at}.setup.force", f"no force {given(setup['force'])} in the export")
             if not isinstance(setup["unit_type"], str) or setup["unit_type"] not in cards:
                 c.error(f"{at}.setup.unit_type", f"no unit card {given(setup['unit_type'])} in the "
                                                  "library")  # fmt: skip
             if (
                 setup["character"] is not None
-                and _names(c, f"{at}.setup", setup, ("character",))
+                and check_names(c, f"{at}.setup", setup, ("character",))
                 and setup["character"] not in characters
             ):
                 c.error(f"{at}.setup.character", f"no character {given(setup['character'])} in the "
@@ -174,7 +180,7 @@ def check_table_rolls(
         else:
             for key in ("skill", "active_skill", "resisting_skill"):
                 if key in setup:
-                    _text(c, f"{at}.setup.{key}", setup[key], NAME_LENGTH)  # "": none
+                    check_text(c, f"{at}.setup.{key}", setup[key], NAME_LENGTH)  # "": none
             for side in ("units", "active", "resisting"):
                 if side not in setup:
                     continue
@@ -201,6 +207,6 @@ def check_record_links(
                     value = details.get(key)
                     if value is None or counts is None:
                         continue
-                    if not _is_pk(value) or not 0 <= value < counts[listed]:
+                    if not is_pk(value) or not 0 <= value < counts[listed]:
                         c.error(f"forces[{i}].units[{j}].history[{k}].details.{key}",
                                 f"must be the index of one of the export's {listed}")  # fmt: skip

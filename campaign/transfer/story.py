@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.models import STORY_TEXT, StoryEntry
-from campaign.transfer.checker import Checker, _text, _whole, created_at_problem
+from campaign.transfer.checker import Checker, check_text, check_whole, created_at_problem
 
 STORY_KEYS = ("day", "kind", "text", "created_at")
 
@@ -15,10 +15,10 @@ def check_story(c: Checker, path: str, data: Any, *, day: int) -> list[dict[str,
     notes), each a sentence of its kind on a day of the campaign."""
 
     def one(at: str, line: dict[str, Any]) -> None:
-        _whole(c, f"{at}.day", line["day"], 1, day)
+        check_whole(c, f"{at}.day", line["day"], 1, day)
         if not isinstance(line["kind"], str) or line["kind"] not in StoryEntry.Kind.values:
             c.error(f"{at}.kind", f"must be one of {', '.join(StoryEntry.Kind.values)}")
-        _text(c, f"{at}.text", line["text"], STORY_TEXT, empty=False)
+        check_text(c, f"{at}.text", line["text"], STORY_TEXT, empty=False)
         if problem := created_at_problem(line["created_at"]):
             c.error(f"{at}.created_at", problem)
 

@@ -213,5 +213,5 @@ def as_before_text(said: str, units: list[Any]) -> str:
     return f"{said}: {and_words(names)} {stand} before it."
 
 
-def _destroyed(rows) -> dict[str, list[str]]:
+def destroyed_context(rows) -> dict[str, list[str]]:
     return {"destroyed": [unit_label(c.unit) for c in changes(rows) if c.destroyed]}

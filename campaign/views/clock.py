@@ -40,7 +40,7 @@ from campaign.services import calendar_advance
 from campaign.services.orders import clock_move
 from campaign.services.recovery import time_reviewed
 from campaign.table_forms.orders import ClockForm
-from campaign.views._common import _destroyed, base_context, form_invalid
+from campaign.views._common import base_context, destroyed_context, form_invalid
 from campaign.views.orders import ORDERS, orders_context
 from campaign.views.pages import DASHBOARD, dashboard_context
 from units.words import plural
@@ -112,7 +112,7 @@ def time_review(
             hidden=[*hidden, ("reviewed_at", start), ("reviewed", showed)],
             back_url=back_url,
         )
-        | _destroyed(preview),
+        | destroyed_context(preview),
     )  # fmt: skip
 
 
@@ -288,7 +288,7 @@ def calendar_advance_summary(request: HttpRequest, pk: int) -> HttpResponse:
             back_url=back,
             back_label=back_label,
         )
-        | _destroyed(rows),
+        | destroyed_context(rows),
     )  # fmt: skip
 
 

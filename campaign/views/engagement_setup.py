@@ -34,7 +34,7 @@ from campaign.services import quick_resolve_run
 from campaign.services.engagements import EngagementPreview, engagement_preview, engagement_run
 from campaign.services.quick import quick_resolve_preview
 from campaign.table_forms.engagements import SITUATION_LABELS, EngagementForm, QuickResolveForm
-from campaign.views._common import _destroyed, base_context, form_action, form_invalid
+from campaign.views._common import base_context, destroyed_context, form_action, form_invalid
 from campaign.views.engagements import engagement_log
 from campaign.views.pages import DASHBOARD, dashboard_context
 from units.bucs import (
@@ -125,7 +125,7 @@ def engagement_review(
             hidden=[*kept, ("seed", record.seed), ("reviewed", preview.reviewed)],
             back_url=back_url,
         )
-        | _destroyed(preview.rows),
+        | destroyed_context(preview.rows),
     )
 
 

@@ -1,6 +1,6 @@
 /*
  * A check's units helping: the unit chosen to make the check, or to lead a contest's side, is
- * not offered as helping itself (campaign/table_forms/check_fields.py _helpers_field). Each box
+ * not offered as helping itself (campaign/table_forms/check_fields.py helpers_field). Each box
  * names the field of the unit it helps (data-helps); the box of the unit chosen there is hidden
  * and unticked, as the GM chooses. Without JavaScript the server refuses a unit ticked as helping
  * itself, beside the boxes.
