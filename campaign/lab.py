@@ -191,7 +191,7 @@ def lab_run(
             for n in range(campaigns):
                 try:
                     with transaction.atomic():
-                        campaign = _campaign(str(ruleset), export, n)
+                        campaign = lab_campaign(str(ruleset), export, n)
                         _play(campaign, battles, medics, Dice(seed * 1_000_003 + n), report)
                         raise _Discard
                 except _Discard:
@@ -207,7 +207,7 @@ def _users(names: Iterable[str]) -> dict[str, Any]:
     return {name: User.objects.get_or_create(username=name)[0] for name in names}
 
 
-def _campaign(ruleset: str, export: dict[str, Any] | None, n: int) -> Campaign:
+def lab_campaign(ruleset: str, export: dict[str, Any] | None, n: int) -> Campaign:
     if export is not None:
         data = json.loads(json.dumps(export))
         data["campaign"]["name"] = f"{data['campaign']['name']} (lab {n})"

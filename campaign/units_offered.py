@@ -69,7 +69,7 @@ def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:
             refused=fighting.out_of_action,
             paged=None,
             left_out=left_out(fighting.out_of_action, fighting.engaged),
-            unfit=_unfit(fighting.free, fighting.out_of_action, fighting.engaged),
+            unfit=forces_unfit(fighting.free, fighting.out_of_action, fighting.engaged),
         )
     paged = units_page(
         campaign=campaign,
@@ -84,11 +84,11 @@ def units_offered(campaign: Campaign, source: Any) -> UnitsOffered:
     ]
     out = _by_force(campaign, paged.out_of_action)
     unfit = paged.unfit
-    unfit_why = _unfit([], unfit.out_of_action, unfit.engaged) if unfit else []
+    unfit_why = forces_unfit([], unfit.out_of_action, unfit.engaged) if unfit else []
     return UnitsOffered(paged.units, paged.engaged, paged.refused, paged, held, out, unfit_why)
 
 
-def _unfit(
+def forces_unfit(
     free: list[Unit], out_of_action: list[Unit], engaged: list[tuple[Unit, str]]
 ) -> list[tuple[Force, str]]:
     """Each force with units of which none is free to fight, by name, and why (`no_unit_fit`)."""

@@ -109,7 +109,7 @@ def force_strength_chart(campaign: Campaign, summaries: list[ForceSummary]) -> s
                                          for s in summaries])  # fmt: skip
 
     def draw() -> str:
-        chart = _strength_chart(campaign.day, forces)
+        chart = strength_chart(campaign.day, forces)
         return render_to_string(
             "campaign/_line_chart.html",
             {
@@ -122,7 +122,7 @@ def force_strength_chart(campaign: Campaign, summaries: list[ForceSummary]) -> s
     return kept_value("strength-chart", parts, draw)
 
 
-def _strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
+def strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
     # Only the status counts here: the database reads it out of each snapshot, rather than
     # every whole snapshot of the campaign's history crossing over to be parsed (4x faster at
     # 4,500 entries).

@@ -103,7 +103,7 @@ def saved_map_create(*, campaign: Campaign, name: str, text: str, actor: Any = N
     units it deploys as the spots the set-up page offers.
     """
     require_manager(campaign, actor)
-    name, scenario = _map_checked(campaign, name, text)
+    name, scenario = map_checked(campaign, name, text)
     try:
         with transaction.atomic():
             return SavedMap.objects.create(
@@ -122,7 +122,7 @@ def saved_map_edit(*, saved_map: SavedMap, name: str, text: str, actor: Any = No
     battle holds its whole scenario); the battles set up from now on take the map as it is."""
     saved_map = locked(saved_map, "campaign")
     require_manager(saved_map.campaign, actor)
-    saved_map.name, saved_map.scenario = _map_checked(
+    saved_map.name, saved_map.scenario = map_checked(
         saved_map.campaign, name, text, other_than=saved_map
     )
     saved_map.save(update_fields=["name", "scenario"])
@@ -137,7 +137,7 @@ def _name_taken(name: str) -> str:
     return name_taken("the campaign", "a map", name)
 
 
-def _map_checked(
+def map_checked(
     campaign: Campaign, name: Any, text: Any, *, other_than: SavedMap | None = None
 ) -> tuple[str, dict[str, Any]]:
     """A map's name and scenario document as they are kept (under the campaign's ruleset),

@@ -85,7 +85,7 @@ def _blows_text(dice: tuple[int, ...], card_hits: int) -> str:
     return text
 
 
-def _split_text(dice: tuple[int, ...], split: tuple[int, int], taken: tuple[int, int]) -> str:
+def split_text(dice: tuple[int, ...], split: tuple[int, int], taken: tuple[int, int]) -> str:
     """How the BUCS hits split into Morale and Casualty, with the die that split each
     (`damage.CASUALTY_FROM`): "3 BUCS hits, a d6 each rolled 5, 2 and 4 (Casualty on 4 or
     more)". The split is said in words (`taken_text`) only when it differs from the hits the
@@ -121,7 +121,7 @@ def _battle_sentence(
         taken = damage.morale_hits, damage.casualty_hits
         parts.append(
             f"{_blows_text(damage.blow_dice, card_hits)}: "
-            f"{_split_text(damage.split_dice, damage.split, taken)}"
+            f"{split_text(damage.split_dice, damage.split, taken)}"
         )
     if damage.shock:
         restored = ", no step lost (One Year War)" if damage.skill_restored else ""

@@ -61,7 +61,7 @@ def force_create(*, campaign: Campaign, owner: Any, name: str, actor: Any = None
     if full := campaign_full(campaign, "force"):
         raise ValidationError(full)
     force = Force(campaign=campaign, owner=owner, name=name)
-    _force_check(force)
+    force_check(force)
     force.save()
     story_told(campaign, Told.FORCE, f"{force} was raised for {owner}.", actor)
     return force
@@ -76,7 +76,7 @@ def force_edit(*, force: Force, name: str, owner: Any, actor: Any = None) -> For
     require_manager(force.campaign, actor)
     was, had = force.name, force.owner
     force.name, force.owner = name, owner
-    _force_check(force)
+    force_check(force)
     force.save()
     given, renamed = force.owner_id != had.pk, force.name != was
     went = f"{was} went from {had} to {force.owner}"
@@ -89,7 +89,7 @@ def force_edit(*, force: Force, name: str, owner: Any, actor: Any = None) -> For
     return force
 
 
-def _force_check(force: Force) -> None:
+def force_check(force: Force) -> None:
     """A force as it is about to be saved: its name free in the campaign (said in the
     campaign's words; the database still refuses a second force of the same name should two be
     saved at once), its player one who plays, every field as the model wants it."""

@@ -197,7 +197,7 @@ def _orders_export(campaign: Campaign) -> list[dict[str, Any]]:
     ]
 
 
-def _invitations_export(campaign: Campaign) -> list[dict[str, Any]]:
+def invitations_export(campaign: Campaign) -> list[dict[str, Any]]:
     """The invitations waiting for an answer, each with what accepting it hands over
     (`invitations_holding`). Its link stays behind: a file is no key to the campaign, and the
     import gives each invitation a link of its own."""
@@ -382,7 +382,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             "gm": campaign.gm.get_username(),
             **{field: getattr(campaign, field) for field in SETTINGS},
             "members": [{"user": m.user.get_username(), "role": m.role} for m in members],
-            "invitations": _invitations_export(campaign),
+            "invitations": invitations_export(campaign),
         },
         "forces": [_force_data(force, records, names) for force in forces],
         "maps": [

@@ -7,7 +7,7 @@ from campaign.pages.history_words import entry_line
 from campaign.rules.damage import UnitOutcome
 from campaign.rules.history import told_why
 from campaign.services import outcome_apply
-from campaign.services.outcomes import _split_text
+from campaign.services.outcomes import split_text
 
 
 def test_a_battle_entry_says_the_hits_it_took_once(campaign, make_unit):
@@ -41,15 +41,15 @@ def test_a_battle_entry_says_what_the_unit_carries_when_it_carried_hits_before(c
 def test_the_split_of_bucs_hits_is_said_only_where_it_differs_from_the_hits_taken():
     """Armor ignored the Casualty hit the die of 4 made: the split is said, the hits taken
     differ from it. Where they do not, the dice alone say it."""
-    assert _split_text((4, 1), (1, 1), (1, 0)) == (
+    assert split_text((4, 1), (1, 1), (1, 0)) == (
         "2 BUCS hits, a d6 each rolled 4 and 1 (Casualty on 4 or more): 1 Morale hit and 1 "
         "Casualty hit"
     )
-    assert _split_text((4, 1), (1, 1), (1, 1)) == (
+    assert split_text((4, 1), (1, 1), (1, 1)) == (
         "2 BUCS hits, a d6 each rolled 4 and 1 (Casualty on 4 or more)"
     )
-    assert _split_text((), (1, 2), (1, 2)) == "3 BUCS hits"
-    assert _split_text((), (1, 2), (0, 2)) == "3 BUCS hits (1 Morale hit and 2 Casualty hits)"
+    assert split_text((), (1, 2), (1, 2)) == "3 BUCS hits"
+    assert split_text((), (1, 2), (0, 2)) == "3 BUCS hits (1 Morale hit and 2 Casualty hits)"
 
 
 def test_the_medics_story_saved_in_short_words_reads_as_a_fights_entry_says_hits():

@@ -26,7 +26,7 @@ from campaign.services import (
 )
 from campaign.services.characters import character_create
 from campaign.services.transfer import campaign_import_summary
-from campaign.transfer.export import _invitations_export, campaign_export, export_text
+from campaign.transfer.export import campaign_export, export_text, invitations_export
 from campaign.transfer.problems import import_problems
 from tests.campaign.invited import accept_every_invitation
 
@@ -274,7 +274,7 @@ def test_the_invitations_waiting_survive_export_and_import(
     again = campaign_import(data=data, gm=stranger)
     # The invitations, then their forces and their characters, each read once for all four.
     with django_assert_num_queries(3):
-        assert _invitations_export(again) == data["campaign"]["invitations"]
+        assert invitations_export(again) == data["campaign"]["invitations"]
     assert json.loads(export_text(campaign_export(campaign=again))) == data
     assert _held(again, "player") == (["Red Company"], ["Capt. Holt"])
     # Each with a link of its own: the old site's links open nothing here.

@@ -818,14 +818,14 @@ def test_a_name_taken_at_the_same_moment_is_a_clear_refusal_with_nothing_written
     login(client, world, "gm")
     assert client.post(forces, {"owner": "player", "name": "Green Guards"}).status_code == 302
     stories = campaign.story.count()
-    checked = roster._force_check
-    monkeypatch.setattr(roster, "_force_check", lambda force: None)  # checked before the other
+    checked = roster.force_check
+    monkeypatch.setattr(roster, "force_check", lambda force: None)  # checked before the other
     clashed = client.post(forces, {"owner": "rival", "name": "Green Guards"})
     assert clashed.status_code == 400
     assert CLASHED.split(",")[0] in clashed.text and 'role="alert"' in clashed.text
     assert campaign.forces.filter(name="Green Guards").get().owner == world.users["player"]
     assert campaign.story.count() == stories
-    monkeypatch.setattr(roster, "_force_check", checked)
+    monkeypatch.setattr(roster, "force_check", checked)
     again = client.post(forces, {"owner": "rival", "name": "Green Guards"})
     assert _field_errors(again, "name") == [
         f"{campaign} already has a force called “Green Guards”; choose another name"

@@ -526,7 +526,7 @@ def test_a_map_saved_twice_at_once_is_kept_once_and_the_second_told_why(client, 
     from campaign.models import SavedMap
     from campaign.services import maps
 
-    checked = maps._map_checked
+    checked = maps.map_checked
 
     def first_saves_meanwhile(campaign, name, text, **kwargs):
         kept = checked(campaign, name, text, **kwargs)
@@ -535,7 +535,7 @@ def test_a_map_saved_twice_at_once_is_kept_once_and_the_second_told_why(client, 
 
     login(client, world, "gm")
     scenario = json.dumps(json.loads(CROSSROADS.read_text()))
-    with mock.patch.object(maps, "_map_checked", first_saves_meanwhile):
+    with mock.patch.object(maps, "map_checked", first_saves_meanwhile):
         second = client.post(_url("map-add", world), {"name": "Mill Road", "scenario": scenario})
     assert second.status_code == 400
     assert second.context["map_form"].errors["name"] == [

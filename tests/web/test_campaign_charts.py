@@ -99,7 +99,7 @@ def test_the_strength_chart_is_kept_between_visits_and_redrawn_when_a_unit_chang
     login(client, world, "gm")
     url = _url("dashboard", world)
     first = _lines(client.get(url).text, "strength-chart")
-    with mock.patch("campaign.pages.charts._strength_chart", side_effect=AssertionError) as drawn:
+    with mock.patch("campaign.pages.charts.strength_chart", side_effect=AssertionError) as drawn:
         assert _lines(client.get(url).text, "strength-chart") == first  # kept: not worked out
     assert not drawn.called
     ready = world.force.units.filter(status="ready").count()

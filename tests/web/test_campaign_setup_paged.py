@@ -213,7 +213,7 @@ def test_a_paged_form_says_a_force_has_no_unit_fit_as_a_small_ones_does_in_the_s
     client, world, paged, page
 ):
     """Blue Battalion's units all destroyed or held back: a paged form says so above its
-    units in the small form's words (`units_offered._unfit` of every unit), and the queries
+    units in the small form's words (`units_offered.forces_unfit` of every unit), and the queries
     it costs do not grow with the units."""
     login(client, world, "gm")
     url = reverse(f"campaign:{page}", args=[world.campaign.pk])
@@ -226,7 +226,9 @@ def test_a_paged_form_says_a_force_has_no_unit_fit_as_a_small_ones_does_in_the_s
         held = [pk for pks in world.table_battle.sides.values() for pk in pks]
         Unit.objects.filter(force=world.enemy, pk__in=held).update(status="ready")
         fighting = battle_setup.units_to_fight(campaign=world.campaign)
-        (expected,) = units_offered._unfit(fighting.free, fighting.out_of_action, fighting.engaged)
+        (expected,) = units_offered.forces_unfit(
+            fighting.free, fighting.out_of_action, fighting.engaged
+        )
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url, {"scenario": "crossroads"})
         assert response.context["paged"] is not None

@@ -27,7 +27,7 @@ def _campaign(ruleset: str) -> Campaign:
     if ruleset == Ruleset.COMBINED_ARMS:
         demo_load()
         return Campaign.objects.get(name=DEMO_CAMPAIGN)
-    from campaign.lab import _campaign as lab_campaign
+    from campaign.lab import lab_campaign
     from units.services import library_load
 
     library_load()
