@@ -1,4 +1,5 @@
-"""The campaign tests' cast and fixtures: a GM, two players, an outsider, and a small library."""
+"""The campaign tests' cast and fixtures: a GM, two players, an outsider, a small library, and a
+wounded mech beside a medic crew."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from campaign.models import Campaign, Force, Unit
-from campaign.services import campaign_create, force_create, membership_set, unit_create
+from campaign.rules.damage import UnitOutcome
+from campaign.services import (
+    campaign_create,
+    force_create,
+    membership_set,
+    outcome_apply,
+    unit_create,
+    unit_edit,
+)
 from units.cardtext import parse_card
 from units.models import Ruleset, UnitType
 
@@ -127,3 +136,15 @@ def make_unit(force, cards) -> MakeUnit:
         )
 
     return make
+
+
+@pytest.fixture
+def wounded(campaign, make_unit):
+    """Day 1: a Mech that fought and carries 2 Morale and 2 Casualty hits, and an Average medic
+    crew."""
+    mech = make_unit("Atlas", "Mech", quality="legendary", specialties=("mechanized",))
+    medic = make_unit("Aid Post", specialties=("infantry", "medical"))
+    outcome_apply(campaign=campaign, outcomes={mech.pk: UnitOutcome(0, 0)}, reason="Hill 12")
+    unit_edit(unit=mech, changes={"morale_hits": 2, "casualty_hits": 2}, reason="Hill 12 count")
+    mech.refresh_from_db()
+    return mech, medic
