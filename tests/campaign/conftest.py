@@ -1,5 +1,5 @@
-"""The campaign tests' cast and fixtures: a GM, two players, an outsider, a small library, and a
-wounded mech beside a medic crew."""
+"""The campaign tests' cast and fixtures: a GM, two players, an outsider, a small library, a
+wounded mech beside a medic crew, and a campaign two days in."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from django.contrib.auth import get_user_model
 from campaign.models import Campaign, Force, Unit
 from campaign.rules.damage import UnitOutcome
 from campaign.services import (
+    calendar_advance,
     campaign_create,
     force_create,
     membership_set,
     outcome_apply,
+    outcome_revert,
     unit_create,
     unit_edit,
 )
@@ -148,3 +150,27 @@ def wounded(campaign, make_unit):
     unit_edit(unit=mech, changes={"morale_hits": 2, "casualty_hits": 2}, reason="Hill 12 count")
     mech.refresh_from_db()
     return mech, medic
+
+
+@pytest.fixture
+def played(campaign, force, enemy, make_unit, cast):
+    """A campaign two days in: a battle, a revert, recovery, a leader, a spectator."""
+    red = make_unit(
+        "Atlas",
+        "Mech",
+        quality="elite",
+        specialties=("mechanized", "armor"),
+        leader={"name": "Capt. Holt", "hit_points": 12},
+    )
+    blue = make_unit("Blue Rifles", into=enemy)
+    entries = outcome_apply(
+        campaign=campaign,
+        outcomes={red.pk: UnitOutcome(3, 1), blue.pk: UnitOutcome(0, 0)},
+        winners=[red.pk],
+        reason="Ford",
+    )
+    outcome_revert(entries=[e for e in entries if e.unit_id == blue.pk][-1:], reason="oops")
+    calendar_advance(campaign=campaign, days=1)
+    membership_set(campaign=campaign, user=cast.outsider, role="spectator")
+    campaign.refresh_from_db()
+    return campaign

@@ -25,13 +25,12 @@ from campaign.rules.values import (
 from campaign.services import campaign_create, campaign_import, force_import
 from campaign.transfer.bounds import IMPORT_MOST, import_counts
 from campaign.transfer.export import campaign_export, force_export
-from tests.campaign import test_transfer, test_transfer_battles
-from tests.campaign.test_transfer import counts
+from tests.campaign import test_transfer_battles, test_transfer_table
+from tests.campaign.test_transfer_refusals import counts
 
 # The campaigns the transfer tests build, shared.
-played = test_transfer.played
-at_the_table = test_transfer.at_the_table
-table_records = test_transfer.table_records
+at_the_table = test_transfer_table.at_the_table
+table_records = test_transfer_table.table_records
 fought = test_transfer_battles.fought
 
 
