@@ -22,7 +22,7 @@ from campaign.pages.forces import units_count_text
 from campaign.pages.medics import medics_today
 from campaign.selectors.roster import campaign_now
 from campaign.services import calendar_advance, unit_edit
-from tests.web.test_campaign_pages import _words
+from tests.web.test_campaign_pages_roster import _words
 
 pytestmark = pytest.mark.django_db
 
