@@ -14,7 +14,7 @@ import pytest
 
 from tests.web.browser import shoot
 from tests.web.browser_world import SIZES, at_size, scroll_width, sticking_out
-from tests.web.test_browser_phone import invited, pages  # noqa: F401 (a fixture)
+from tests.web.test_browser_phone_fit import invited, pages  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

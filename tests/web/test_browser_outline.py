@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_browser_phone import invited, pages  # noqa: F401 (a fixture)
+from tests.web.test_browser_phone_fit import invited, pages  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
