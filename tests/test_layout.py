@@ -1,6 +1,6 @@
-"""The house's shape: no module of the site's code grows to a thousand lines, and the modules
-of each package import one another one way — a piece two of them share lives in a module both
-import, never in one that imports the other back."""
+"""The house's shape: no module of the site's code, nor of its tests, grows to a thousand lines,
+and the modules of each package import one another one way — a piece two of them share lives in
+a module both import, never in one that imports the other back."""
 
 from __future__ import annotations
 
@@ -33,15 +33,29 @@ def _code() -> list[Path]:
     )
 
 
+def _tests() -> list[Path]:
+    return sorted((ROOT / "tests").rglob("*.py"))
+
+
+def _long(paths: list[Path]) -> dict[str, int]:
+    """Each of ``paths`` of a thousand lines or more, with its lines."""
+    return {
+        str(path.relative_to(ROOT)): lines
+        for path in paths
+        if (lines := len(path.read_text().splitlines())) >= MOST_LINES
+    }
+
+
 def test_no_module_of_the_site_reaches_a_thousand_lines():
     code = _code()
     assert len(code) > 100  # the site's code itself, not an empty folder
-    long = {
-        str(path.relative_to(ROOT)): lines
-        for path in code
-        if (lines := len(path.read_text().splitlines())) >= MOST_LINES
-    }
-    assert long == {}
+    assert _long(code) == {}
+
+
+def test_no_module_of_the_tests_reaches_a_thousand_lines():
+    tests = _tests()
+    assert len(tests) > 100  # the tests themselves, not an empty folder
+    assert _long(tests) == {}
 
 
 def _imports(package: Path) -> dict[str, set[str]]:
