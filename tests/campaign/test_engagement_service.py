@@ -449,8 +449,12 @@ def test_a_revert_held_up_by_a_fight_held_up_in_turn_says_the_whole_chain_newest
         )
         for line in lines
     ), lines[0][-400:]
-    # The way back is said once, in order: not first a Revert that would be refused.
-    assert not any("Revert Night at the Ford" in line for line in lines)
+    # The way back is said once, in order: not first a Revert that would be refused, with
+    # "or correct the unit", before the chain.
+    assert all(
+        line.index("cannot be reverted yet either") < line.index("correct the unit")
+        for line in lines
+    )
 
 
 def test_a_revert_that_fails_at_its_last_write_leaves_the_units_as_they_were(
