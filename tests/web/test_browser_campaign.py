@@ -161,7 +161,7 @@ def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
     # A player reads the roster, then the battle as their side saw it.
     alice = page_for("alice")
     alice.goto(dashboard)
-    alice.click("text=Lantern Company")
+    alice.get_by_role("link", name="Lantern Company", exact=True).click()
     alice.wait_for_selector("#roster >> text=Brave Cow")
     shoot(alice, "campaign-06-roster-player", full_page=True)
     alice.click("#roster th a:has-text('Quality')")  # sorted by htmx, in place
@@ -228,7 +228,7 @@ def test_a_campaign_from_start_to_a_fogged_battle_report(page_for, live_server):
 
     # A session that expires: the next htmx request loads the login page whole.
     alice.goto(dashboard)
-    alice.click("text=Lantern Company")
+    alice.get_by_role("link", name="Lantern Company", exact=True).click()
     force_url = alice.url
     alice.context.clear_cookies()
     alice.click("#roster th a:has-text('Skill')")

@@ -708,7 +708,7 @@ def test_a_player_is_told_when_their_force_has_no_medics_for_hits_awaiting_them(
     assert "await the medics" in line and said not in line
     # A spectator is told the same of the force, but has no GM's help to ask for.
     page = login(client, world, "spectator").get(_url("dashboard", world)).text
-    seen = page.split("<h2>Units waiting</h2>")[1].split("</ul>")[0]
+    seen = page.split('<h2 id="attention-h">Units waiting</h2>')[1].split("</ul>")[0]
     force = seen.split("<strong>Red Company</strong>: ")[1].split("<ul>")[0]
     assert force.endswith("Red Company has no ready Medical crew to send in.")
     assert "ask your GM" not in page
@@ -728,7 +728,11 @@ def test_hits_awaiting_the_medics_lead_whoever_directs_them_to_the_medics_form(
 
     def attention(role):
         page = login(client, world, role).get(_url("dashboard", world)).text
-        heading = "<h2>Units waiting</h2>" if role == "spectator" else "<h2>Needs attention</h2>"
+        heading = (
+            '<h2 id="attention-h">Units waiting</h2>'
+            if role == "spectator"
+            else '<h2 id="attention-h">Needs attention</h2>'
+        )
         return page.split(heading)[1].split("<strong>Red Company</strong>: ")[1]
 
     line = attention("player")

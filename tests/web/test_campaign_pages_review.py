@@ -144,15 +144,11 @@ def test_a_players_needs_attention_names_the_battle_awaiting_review_and_their_un
         f"Until then {ours[0]} is shown as it went in, and goes into no other fight."
     )
     login(client, world, "player")
-    attention = (
-        client.get(dashboard).text.split("Needs attention")[1].split('<section class="since"')[0]
-    )
+    attention = client.get(dashboard).text.split("Needs attention")[1].split("</section>")[0]
     assert said in attention
     assert "Nothing: none of your units" not in attention
     campaign_battle_apply(campaign_battle=waiting, actor=world.users["gm"])
-    attention = (
-        client.get(dashboard).text.split("Needs attention")[1].split('<section class="since"')[0]
-    )
+    attention = client.get(dashboard).text.split("Needs attention")[1].split("</section>")[0]
     assert battle_link not in attention
     # A battle still being fought holds its units too, and is said so.
     fought = CampaignBattle(name="Night raid", state=CampaignBattle.State.FIGHTING)
@@ -170,11 +166,11 @@ def test_a_spectators_dashboard_heads_the_units_waiting_as_such_not_as_needing_a
     dashboard = reverse("campaign:dashboard", args=[world.campaign.pk])
     page = login(client, world, "spectator").get(dashboard).text
     assert "Needs attention" not in page
-    waiting = page.split("<h2>Units waiting</h2>")[1].split('<section class="since"')[0]
+    waiting = page.split('<h2 id="attention-h">Units waiting</h2>')[1].split("</section>")[0]
     said = f"{escape(world.table_battle.name)}</a>: the GM has yet to review and apply its outcome."
     assert said in waiting
     player = login(client, world, "player").get(dashboard).text
-    assert "<h2>Needs attention</h2>" in player and "Units waiting" not in player
+    assert '<h2 id="attention-h">Needs attention</h2>' in player and "Units waiting" not in player
 
 
 def test_a_unit_in_a_battle_not_yet_applied_says_so_on_its_page_and_its_roster_line(client, world):

@@ -313,8 +313,11 @@ def test_a_members_first_visit_tells_the_latest_that_befell_their_units(client, 
     since = first[first.index('<section class="since"') :]
     since = since[: since.index("</section>")]
     assert '<h2 id="since-h">Lately</h2>' in since and "Your first visit" in since
-    # What needs doing about his units comes before the news.
-    assert first.index("<h2>Needs attention</h2>") < first.index('<section class="since"')
+    # What needs doing about his units heads the page, as the GM's list heads the GM's: above
+    # the forces, and so above the news.
+    attention = first.index('<h2 id="attention-h">Needs attention</h2>')
+    assert attention < first.index('<h2 id="forces-h">') < first.index('<section class="since"')
+    assert "Blue Rifles</a>: 5 Casualty hits await the medics" in first[attention:]
     lines = re.findall(r'<li class="event[^"]*">.*?</li>', since)
     assert 0 < len(lines) <= FIRST_VISIT_LINES
     # His units only, newest first: the engagement of day 2 leads.
