@@ -164,7 +164,9 @@ def outcome_problems(
     at most down to the ruleset's demoralisation Skill; *demoralised* exactly when it got there
     (a unit brought down to it left the battle demoralised: it is neither still in the field nor
     destroyed). Said in the words the table result offers (`LEFT_THE_TABLE`): "taken out" and
-    "broken", never "destroyed", which a GM reads as the unit lost to the campaign.
+    "broken", never "destroyed", which a GM reads as the unit lost to the campaign; where Skill
+    came to is said with the card's Skill it was counted from ("… mark it Broken (its card's
+    Skill 2, 1 lost)"), for that is the printed card's, which a caller may not expect.
     """
     try:
         rules = RULESETS[ruleset]
@@ -188,6 +190,9 @@ def outcome_problems(
             ("removed", f"every Hit lost means {taken_out.lower()}: mark it {taken_out}")
         )
     at_floor = rules.demoralised(skill - outcome.skill_lost)
+    # The Skill the bridge printed is not the library card's (quality, kit and specialties
+    # shift it), so a refusal about where Skill came to says what it was counted from.
+    counted = f"its card's Skill {skill}, {outcome.skill_lost} lost"
     if outcome.skill_lost > skill - floor:
         problems.append((
             "skill_lost",
@@ -195,7 +200,11 @@ def outcome_problems(
             f"{floor}, where it is {broken.lower()}",
         ))  # fmt: skip
     elif outcome.removed == Removal.DEMORALISED and not at_floor:
-        problems.append(("removed", f"{broken.lower()} means Skill brought down to {floor}"))
+        problems.append((
+            "removed",
+            f"{broken.lower()} means Skill brought down to {floor}, and {counted}, comes to "
+            f"{skill - outcome.skill_lost}",
+        ))  # fmt: skip
     elif at_floor and outcome.removed == Removal.DESTROYED and outcome.hits_lost == hits:
         problems.append((
             "removed",
@@ -204,9 +213,10 @@ def outcome_problems(
             "came first, with the losses up to then",
         ))  # fmt: skip
     elif at_floor and outcome.removed != Removal.DEMORALISED:
-        problems.append(
-            ("removed", f"Skill brought down to {floor} means {broken.lower()}: mark it {broken}")
-        )
+        problems.append((
+            "removed",
+            f"Skill brought down to {floor} means {broken.lower()}: mark it {broken} ({counted})",
+        ))  # fmt: skip
     return problems
 
 

@@ -217,6 +217,9 @@ def unit_create(
 ) -> Unit:
     """Raise a unit in a force from a library card, with its first history entry.
 
+    ``specialties`` are the unit's as given, none by default: on a card that names the specialty
+    its unit needs (`UnitType.specialty`), a unit without it fights as Raw with Poor kit
+    (docs/campaign.md §1.1). The add-unit form ticks the card's own (`bridge.card_specialties`).
     ``details`` says how it was raised (a Requisition check and its roll); without them the
     entry records that the GM raised it by fiat. The force is read as stored, and locked (one
     unit raised at a time in it); its entry is dated by the campaign's day as stored, never by

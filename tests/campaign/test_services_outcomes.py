@@ -341,3 +341,32 @@ def test_it_refuses_an_outcome_impossible_for_the_card_the_unit_fought_with(camp
         with pytest.raises(ValidationError, match=reason):
             outcome_apply(campaign=campaign, outcomes={squad.pk: outcome}, reason="Ford")
     assert HistoryEntry.objects.count() == before
+
+
+def test_a_refusal_of_where_skill_came_to_names_the_printed_cards_skill(campaign, make_unit, cards):
+    # Rifle Squad prints Skill 3 in the library. Experienced with no Order and Infantry: 3; the
+    # same unit raised without Infantry fights as Raw with Poor kit: 3 − 3, held to 2.
+    cards["Rifle Squad"].specialty = "infantry"
+    cards["Rifle Squad"].save()
+    lacking = make_unit("Recruits", quality="experienced", specialties=())
+    with pytest.raises(ValidationError) as refused:
+        outcome_apply(campaign=campaign, outcomes={lacking.pk: UnitOutcome(0, 1)}, reason="Ford")
+    assert refused.value.message_dict == {
+        f"outcomes.{lacking.pk}": [
+            "Recruits: Skill brought down to 1 means broken: mark it Broken (its card's Skill 2, "
+            "1 lost)"
+        ]
+    }
+    squad = make_unit(quality="experienced")
+    with pytest.raises(ValidationError) as refused:
+        outcome_apply(
+            campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 1, "demoralised")}, reason="Ford"
+        )
+    assert refused.value.message_dict == {
+        f"outcomes.{squad.pk}": [
+            "1st Squad: broken means Skill brought down to 1, and its card's Skill 3, 1 lost, "
+            "comes to 2"
+        ]
+    }
+    outcome_apply(campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 1)}, reason="Ford")
+    assert Unit.objects.get(pk=squad.pk).morale_hits == 1
