@@ -214,18 +214,20 @@ def order_give(
         ]
         order_kind = None
     if listed_hours is not None:
-        if isinstance(listed_hours, bool) or not isinstance(listed_hours, int):
+        # Whether the Order takes hours at all comes first: hours out of range given to an
+        # Attack are refused for being given, not as "a skill's time", which it has none of.
+        if order_kind is not None and order_kind != OrderKind.USE_SKILL:
+            errors["listed_hours"] = [
+                f"{order_kind.label} takes the Orders table's time: leave the hours empty, or "
+                "choose Use Skill for a skill's own time."
+            ]
+        elif isinstance(listed_hours, bool) or not isinstance(listed_hours, int):
             errors["listed_hours"] = [
                 f"A skill's time is a whole number of hours, not {value_shown(listed_hours)}."
             ]
         elif not 1 <= listed_hours <= LISTED_HOURS_MAX:
             errors["listed_hours"] = [
                 f"A skill's time is 1 to {LISTED_HOURS_MAX} hours, not {listed_hours}."
-            ]
-        elif order_kind is not None and order_kind != OrderKind.USE_SKILL:
-            errors["listed_hours"] = [
-                f"{order_kind.label} takes the Orders table's time: leave the hours empty, or "
-                "choose Use Skill for a skill's own time."
             ]
     if errors:
         raise ValidationError(errors)

@@ -637,6 +637,26 @@ def test_a_skills_time_is_1_to_the_most_listed_hours(campaign, make_unit):
 
 
 @pytest.mark.django_db
+def test_hours_given_to_an_order_of_the_tables_time_are_refused_for_being_given(
+    campaign, make_unit
+):
+    """An Attack takes the table's time: hours given it, out of a skill's range or not, are
+    refused as hours it does not take, never as "a skill's time", which it has none of."""
+    squad = make_unit()
+    holt = character_create(campaign=campaign, name="Holt", hit_points=10)
+    for hours in (0, 5, True):
+        with pytest.raises(ValidationError) as error:
+            order_give(giver=holt, unit=squad, kind="attack", listed_hours=hours)
+        assert error.value.message_dict == {
+            "listed_hours": [
+                "Attack takes the Orders table's time: leave the hours empty, or choose Use "
+                "Skill for a skill's own time."
+            ]
+        }
+    assert not Order.objects.exists()
+
+
+@pytest.mark.django_db
 def test_an_order_called_off_is_no_order_a_new_one_replaces_nor_one_that_stops_a_player(
     campaign, make_unit, cast
 ):
