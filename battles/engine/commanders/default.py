@@ -52,6 +52,7 @@ from .threat import danger, threat, under_guns
 from .values import attack_value, best_opportunity, opportunity
 
 if TYPE_CHECKING:
+    from ..actions import Step
     from ..commander import BattleView
     from ..geometry import Point
     from .attacks import Pair
@@ -92,7 +93,8 @@ class Plan(NamedTuple):
     """An activation weighed, and what it is worth in points."""
 
     value: float
-    activation: Activate
+    steps: tuple[Step, ...]
+    """Its steps (none: the unit passes); only the plan taken becomes an ``Activate``."""
 
 
 class _Shooting(NamedTuple):
@@ -240,12 +242,12 @@ class DefaultCommander:
             # in a building only the building can be attacked. The place weighs the same either
             # way, so the attack decides alone.
             return Activate(u.id, (AttackStep(attack.target, attack.weapon),))
-        plans = [Plan(self._place(board, u, here, goal, in_cover, facing), Activate(u.id))]
+        plans = [Plan(self._place(board, u, here, goal, in_cover, facing), ())]
         if attack is not None:
             plans.append(
                 Plan(
                     attack.value + self._place(board, u, here, goal, False, facing, fired=True),
-                    Activate(u.id, (AttackStep(attack.target, attack.weapon),)),
+                    (AttackStep(attack.target, attack.weapon),),
                 )
             )
         if u.sensor:
@@ -256,7 +258,7 @@ class DefaultCommander:
                 plans.append(
                     Plan(
                         worth + self._place(board, u, here, goal, in_cover, facing),
-                        Activate(u.id, (RevealStep(found[0]),)),
+                        (RevealStep(found[0]),),
                     )
                 )
         if fixed and attack is None:
@@ -265,7 +267,7 @@ class DefaultCommander:
                 plans.append(
                     Plan(
                         self._place(board, u, here, goal, in_cover, turn),
-                        Activate(u.id, (MoveStep((), turn),)),
+                        (MoveStep((), turn),),
                     )
                 )
         if goal is not None:
@@ -277,7 +279,7 @@ class DefaultCommander:
             reach = u.stride + 1e-9
             if u.mobile or self._most_gained(board, u, here, goal, reach) > chosen:
                 plans.extend(self._moves(board, u, goal, attack, floor, chosen))
-        return _taken(plans).activation
+        return Activate(u.id, _taken(plans).steps)
 
     def _place(
         self,
@@ -395,8 +397,8 @@ class DefaultCommander:
         """The plans that move: along each candidate path; a Move and Fire or Split Movement unit
         also weighs firing then moving, and moving then firing (``_fire_after_moving``).
         ``floor``: the best plan weighed so far; ``chosen``: the plan's value that would be taken
-        so far. A move that could be worth no more than that (``_most_gained``) cannot be taken:
-        it is not weighed in full."""
+        so far. A move whose gain at its end (``_gain``), less what crossing may cost, is no more
+        than that cannot be taken (the threat only takes away): it is not weighed in full."""
         fixed = u.fixed
         mobile = u.mobile
         plans: list[Plan] = []
@@ -404,13 +406,13 @@ class DefaultCommander:
         for path in candidate_paths(board, u, goal):
             end = path[-1]
             cost = crossing_cost(board, u, path)
-            if not mobile and self._most_gained(board, u, end, goal, 0.0) - cost <= chosen:
-                continue
             facing = self._facing_at(board, u, end, goal) if fixed else None
+            if not mobile and self._gain(board, u, end, goal, facing) - cost <= chosen:
+                continue
             step = MoveStep(tuple(path[1:]), facing)
             hidden = board.hidden_at(u, end)
             value = self._place(board, u, end, goal, hidden, facing) - cost
-            plans.append(Plan(value, Activate(u.id, (step,))))
+            plans.append(Plan(value, (step,)))
             if value > chosen + 1e-9:
                 chosen = value
             if not mobile:
@@ -424,7 +426,7 @@ class DefaultCommander:
                 # Fire from here first, then move: the move is the whole Move still.
                 value = attack.value + self._place(board, u, end, goal, False, facing, True) - cost
                 steps = (AttackStep(attack.target, attack.weapon), step)
-                plans.append(Plan(value, Activate(u.id, steps)))
+                plans.append(Plan(value, steps))
         if shooting:
             best = max([floor] + [p.value for p in plans])
             found = self._fire_after_moving(board, u, goal, shooting, best)
@@ -460,7 +462,7 @@ class DefaultCommander:
                 there = self._place(board, u, back_end, goal, False, None, True)
                 value = after.value + there - cost
                 steps = (*steps, back)
-        return Plan(value, Activate(u.id, steps))
+        return Plan(value, steps)
 
     def _move_away(
         self, board: Board, u: Piece, path: list[Point], goal: Goal

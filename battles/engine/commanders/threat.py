@@ -210,15 +210,18 @@ def threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
     key: ThreatKey = (unit.id, p, hidden)
     found = board.threats.get(key)
     if found is None:
-        found = board.threats[key] = _threat(board, unit, p, hidden)
+        if not hidden and not unit.aerial and board.building_at(p) is not None:
+            # Only the building can be attacked from outside, and those inside it see each
+            # other: in a building the unit is as safe seen as hidden, the same sum.
+            found = threat(board, unit, p, True)
+        else:
+            found = _threat(board, unit, p, hidden)
+        board.threats[key] = found
     return found
 
 
 def _threat(board: Board, unit: Piece, p: Point, hidden: bool) -> float:
     aerial = unit.aerial
-    if not aerial and board.building_at(p) is not None:
-        # Only the building can be attacked from outside; those inside it see each other.
-        hidden = True
     cover = board.cover_at(p) if hidden else frozenset()
     survive = 1.0
     px, py = p
