@@ -166,7 +166,8 @@ def outcome_problems(
     destroyed). Said in the words the table result offers (`LEFT_THE_TABLE`): "taken out" and
     "broken", never "destroyed", which a GM reads as the unit lost to the campaign; where Skill
     came to is said with the card's Skill it was counted from ("… mark it Broken (its card's
-    Skill 2, 1 lost)"), for that is the printed card's, which a caller may not expect.
+    Skill 2, less the 1 lost, is 1)"), for that is the printed card's, which a caller may not
+    expect.
     """
     try:
         rules = RULESETS[ruleset]
@@ -189,10 +190,11 @@ def outcome_problems(
         problems.append(
             ("removed", f"every Hit lost means {taken_out.lower()}: mark it {taken_out}")
         )
-    at_floor = rules.demoralised(skill - outcome.skill_lost)
+    left = skill - outcome.skill_lost
+    at_floor = rules.demoralised(left)
     # The Skill the bridge printed is not the library card's (quality, kit and specialties
     # shift it), so a refusal about where Skill came to says what it was counted from.
-    counted = f"its card's Skill {skill}, {outcome.skill_lost} lost"
+    counted = f"its card's Skill {skill}, less the {outcome.skill_lost} lost, is {left}"
     if outcome.skill_lost > skill - floor:
         problems.append((
             "skill_lost",
@@ -202,8 +204,7 @@ def outcome_problems(
     elif outcome.removed == Removal.DEMORALISED and not at_floor:
         problems.append((
             "removed",
-            f"{broken.lower()} means Skill brought down to {floor}, and {counted}, comes to "
-            f"{skill - outcome.skill_lost}",
+            f"{broken.lower()} means Skill brought down to {floor}: {counted}",
         ))  # fmt: skip
     elif at_floor and outcome.removed == Removal.DESTROYED and outcome.hits_lost == hits:
         problems.append((

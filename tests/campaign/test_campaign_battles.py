@@ -440,7 +440,7 @@ def test_a_table_result_at_the_demoralisation_skill_is_demoralised_in_one_year_w
         record("none")
     assert caught.value.message_dict == {
         f"outcomes.{ours.pk}.removed": ["Ball Team: Skill brought down to 0 means broken: "
-                                "mark it Broken (its card's Skill 2, 2 lost)"]
+                                "mark it Broken (its card's Skill 2, less the 2 lost, is 0)"]
     }  # fmt: skip
     assert not CampaignBattle.objects.exists() and HistoryEntry.objects.count() == entries
     ours.refresh_from_db()
@@ -912,7 +912,7 @@ def test_a_table_unit_under_an_order_outside_its_specialties_is_judged_raw_with_
     assert caught.value.message_dict == {
         f"outcomes.{marines.pk}.removed": [
             "Marines: Skill brought down to 1 means broken: mark it Broken (its card's Skill 2, "
-            "1 lost)"
+            "less the 1 lost, is 1)"
         ]
     }
     battle = record({**shaken, "removed": "demoralised"})

@@ -354,7 +354,7 @@ def test_a_refusal_of_where_skill_came_to_names_the_printed_cards_skill(campaign
     assert refused.value.message_dict == {
         f"outcomes.{lacking.pk}": [
             "Recruits: Skill brought down to 1 means broken: mark it Broken (its card's Skill 2, "
-            "1 lost)"
+            "less the 1 lost, is 1)"
         ]
     }
     squad = make_unit(quality="experienced")
@@ -364,8 +364,8 @@ def test_a_refusal_of_where_skill_came_to_names_the_printed_cards_skill(campaign
         )
     assert refused.value.message_dict == {
         f"outcomes.{squad.pk}": [
-            "1st Squad: broken means Skill brought down to 1, and its card's Skill 3, 1 lost, "
-            "comes to 2"
+            "1st Squad: broken means Skill brought down to 1: its card's Skill 3, less the 1 "
+            "lost, is 2"
         ]
     }
     outcome_apply(campaign=campaign, outcomes={squad.pk: UnitOutcome(0, 1)}, reason="Ford")
