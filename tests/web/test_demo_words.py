@@ -317,7 +317,8 @@ def test_a_members_first_visit_tells_the_latest_that_befell_their_units(client, 
     # the forces, and so above the news.
     attention = first.index('<h2 id="attention-h">Needs attention</h2>')
     assert attention < first.index('<h2 id="forces-h">') < first.index('<section class="since"')
-    assert "Blue Rifles</a>: 5 Casualty hits await the medics" in first[attention:]
+    needs = first[attention : first.index("</section>", attention)]
+    assert "Blue Rifles</a>: 5 Casualty hits await the medics" in needs
     lines = re.findall(r'<li class="event[^"]*">.*?</li>', since)
     assert 0 < len(lines) <= FIRST_VISIT_LINES
     # His units only, newest first: the engagement of day 2 leads.
