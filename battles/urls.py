@@ -9,7 +9,6 @@ from battles import views
 app_name = "battles"
 
 urlpatterns = [
-    path("", views.battle_list, name="list"),
     path("new/", views.battle_setup, name="setup"),
     path("<int:pk>/", views.battle_detail, name="detail"),
     path("<int:pk>/progress/", views.battle_progress, name="progress"),

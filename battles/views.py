@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import copy
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.module_loading import import_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
@@ -26,55 +28,24 @@ from battles.refusals import WorkRefused
 from battles.report_context import LOG_SWAP, LogUnreadable, battle_report
 from battles.selectors import (
     battle_for_viewer,
-    battles_of,
     odds_run_for_viewer,
-    odds_runs_of,
     reference_scenario,
     reference_scenarios,
 )
 from battles.services import BattleInputError, battle_cancel, battle_launch
 from battles.table import table_view
-from campaign.pages.fights import campaign_battles_of, campaigns_with_battles
-from campaign.selectors.access import campaign_role, campaigns_managed_by
-from campaign.selectors.roster import campaign_battle_ids, campaign_battle_of
 from config.pagecache import cached_page, row_key
 
 POLL_SECONDS = 1
 
-RUNS_LISTED = 5
-"""The campaigns the Battles page offers to set up a battle in, by name; past these, the list."""
-CAMPAIGN_BATTLES_LISTED = 50
-"""The latest campaign battles the Battles page lists; past these, each campaign's timeline."""
 
-
-@login_required
-@require_GET
-def battle_list(request: HttpRequest) -> HttpResponse:
-    # A campaign battle is listed with its campaign and opens on the campaign's page, never
-    # among the one-off battles, whose page it does not have.
-    one_off = battles_of(request.user, exclude=campaign_battle_ids())
-    runs = list(campaigns_managed_by(user=request.user).order_by("name")[: RUNS_LISTED + 1])
-    fights = campaign_battles_of(request.user, limit=CAMPAIGN_BATTLES_LISTED + 1)
-    more = len(fights) > CAMPAIGN_BATTLES_LISTED
-    fights = fights[:CAMPAIGN_BATTLES_LISTED]
-    return render(
-        request,
-        "battles/list.html",
-        {
-            "campaign_battles": fights,
-            # Each campaign leads to its every battle, page by page: past the latest listed,
-            # every campaign with a battle, those whose battles are all older too.
-            "battle_campaigns": campaigns_with_battles(request.user)
-            if more
-            else list(dict.fromkeys(c for c, _ in fights)),
-            # Older battles are not lost: the page says where they are.
-            "more_campaign_battles": more,
-            "runs": runs[:RUNS_LISTED],
-            "more_runs": len(runs) > RUNS_LISTED,
-            "battles": one_off,
-            "odds_runs": odds_runs_of(request.user),
-        },
-    )
+def _home_elsewhere(user, pk: int) -> str | None:
+    """The address of the page a battle fought for another part of the site has there (a
+    campaign's), or None for a one-off battle, whose page is here: ``settings.BATTLE_HOME``
+    names the function that knows, which answers ``Http404`` to a user who may not see it."""
+    if not settings.BATTLE_HOME:
+        return None
+    return import_string(settings.BATTLE_HOME)(user, pk)
 
 
 # --- set-up -------------------------------------------------------------------------------------
@@ -191,12 +162,9 @@ def _battle_context(request: HttpRequest, battle: Battle) -> dict:
 @require_GET
 @vary_on_headers("HX-Request")
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    home = campaign_battle_of(battle_id=pk)
+    home = _home_elsewhere(request.user, pk)
     if home is not None:
-        # A campaign battle has one home, inside its campaign (which decides who may see it).
-        if campaign_role(campaign=home.campaign, user=request.user) is None:
-            battle_for_viewer(request.user, pk, lean=True)  # the site's superusers; else 404
-        return redirect("campaign:battle", pk=home.campaign_id, battle_pk=home.pk)
+        return redirect(home)
     battle = battle_for_viewer(request.user, pk, lean=True)
     if battle.status != Battle.Status.DONE:
         return render(request, "battles/battle.html", _battle_context(request, battle))

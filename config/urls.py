@@ -12,7 +12,7 @@ from django.urls import include, path
 from django.views.decorators.http import require_safe
 
 from campaign.forms import LOGIN_ERRORS_ID, LoginForm
-from campaign.views import account
+from campaign.views import account, battles_page
 from campaign.views import pages as campaign_pages
 from config.health import healthz
 
@@ -51,6 +51,8 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
+    # The Battles page lists campaign battles beside one-off ones: drawn above both apps.
+    path("battles/", battles_page.battle_list, name="battle-list"),
     path("battles/", include("battles.urls")),
     path("campaigns/", include("campaign.urls")),
     path("library/", include("units.urls")),

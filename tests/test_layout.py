@@ -1,6 +1,7 @@
-"""The house's shape: no module of the site's code, nor of its tests, grows to a thousand lines,
-and the modules of each package import one another one way — a piece two of them share lives in
-a module both import, never in one that imports the other back."""
+"""The house's shape: no module of the site's code, nor of its tests, grows to a thousand lines;
+the apps depend one way (`campaign → battles → battles.engine`, the engine on nothing of the
+site's); and the modules of each package import one another one way — a piece two of them share
+lives in a module both import, never in one that imports the other back."""
 
 from __future__ import annotations
 
@@ -22,6 +23,13 @@ PACKAGES = (
     "campaign/views",
 )
 MOST_LINES = 1000
+DEPENDS_ON = {
+    "battles.engine": set(),
+    "units": {"battles.engine"},  # the rule texts' words for a card (keywords, terrain)
+    "battles": {"battles.engine", "units", "config"},
+}
+"""What each part of the site may import of the others: ``campaign`` stands above them all, and
+``config`` composes the site (its URLs route to every app's pages)."""
 
 
 def _code() -> list[Path]:
@@ -58,6 +66,67 @@ def test_no_module_of_the_tests_reaches_a_thousand_lines():
     assert _long(tests) == {}
 
 
+def _part(module: str) -> str:
+    """The part of the site a dotted module belongs to (``battles.engine`` apart from
+    ``battles``), or "" for a module from outside the site."""
+    if module == "battles.engine" or module.startswith("battles.engine."):
+        return "battles.engine"
+    top = module.split(".")[0]
+    return top if top in APPS else ""
+
+
+def _runs(tree: ast.Module) -> ast.Module:
+    """``tree`` without what is imported for type checking only (which runs nothing)."""
+    for block in ast.walk(tree):
+        if isinstance(block, ast.If) and ast.unparse(block.test).endswith("TYPE_CHECKING"):
+            block.body = []
+    return tree
+
+
+def _parts_in(source: str, part: str) -> set[str]:
+    """The other parts of the site a module of ``part`` whose text is ``source`` imports."""
+    found = set()
+    for node in ast.walk(_runs(ast.parse(source))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(_part(node.module))
+        elif isinstance(node, ast.Import):
+            found.update(_part(alias.name) for alias in node.names)
+    return found - {"", part}
+
+
+def _parts_imported(part: str) -> dict[str, set[str]]:
+    """The other parts of the site each module of ``part`` imports when it runs, by module."""
+    found = {}
+    for path in _code():
+        module = path.relative_to(ROOT)
+        if _part(".".join(module.with_suffix("").parts)) == part:
+            found[str(module)] = _parts_in(path.read_text(), part)
+    return {module: others for module, others in found.items() if others}
+
+
+@pytest.mark.parametrize("part", DEPENDS_ON)
+def test_the_parts_of_the_site_depend_one_way(part):
+    imported = _parts_imported(part)
+    beyond = {module: others - DEPENDS_ON[part] for module, others in imported.items()}
+    assert {module: others for module, others in beyond.items() if others} == {}
+    # Each part that may import another does: the walk reads the code, not an empty folder.
+    assert bool(imported) == bool(DEPENDS_ON[part])
+
+
+def test_an_import_of_a_part_above_is_found():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from battles.engine import ENGINE_VERSION\n"
+        "if TYPE_CHECKING:\n"
+        "    from units.models import UnitType\n"
+        "def home():\n"
+        "    import campaign.selectors.roster\n"
+    )
+    # Imported inside a function it still runs; for type checking only, it does not.
+    assert _parts_in(source, "battles") == {"battles.engine", "campaign"}
+    assert _part("battles.views") == "battles" and _part("django.urls") == ""
+
+
 def _imports(package: Path) -> dict[str, set[str]]:
     """Each module of ``package`` and the modules of it that it imports when it runs: at its top
     or inside a function (an import for type checking only runs nothing)."""
@@ -66,11 +135,7 @@ def _imports(package: Path) -> dict[str, set[str]]:
     imported: dict[str, set[str]] = {}
     for path in package.glob("*.py"):
         names = set()
-        tree = ast.parse(path.read_text())
-        for block in ast.walk(tree):
-            if isinstance(block, ast.If) and ast.unparse(block.test).endswith("TYPE_CHECKING"):
-                block.body = []
-        for node in ast.walk(tree):
+        for node in ast.walk(_runs(ast.parse(path.read_text()))):
             if not isinstance(node, ast.ImportFrom):
                 continue
             if node.level == 1:  # from .x import y, from . import x

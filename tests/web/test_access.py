@@ -37,7 +37,7 @@ def _object_urls(battle, run) -> list[tuple[str, dict]]:
     ]
 
 
-PAGES = ["battles:list", "battles:setup", "battles:odds-setup"]
+PAGES = ["battle-list", "battles:setup", "battles:odds-setup"]
 
 
 def test_it_sends_anonymous_users_to_log_in_from_every_url(client, finished_battle, odds_run):
@@ -88,9 +88,9 @@ def test_a_superuser_may_open_any_battle(client, superuser, finished_battle, odd
 
 def test_the_list_shows_only_ones_own_battles(client, owner, other, finished_battle):
     client.force_login(other)
-    assert finished_battle.name not in client.get(reverse("battles:list")).content.decode()
+    assert finished_battle.name not in client.get(reverse("battle-list")).content.decode()
     client.force_login(owner)
-    page = client.get(reverse("battles:list")).content.decode()
+    page = client.get(reverse("battle-list")).content.decode()
     assert reverse("battles:detail", args=[finished_battle.pk]) in page
 
 
@@ -105,7 +105,7 @@ def test_logging_in_lands_on_your_campaigns(client, owner):
     assert response.status_code == 302
     assert response["Location"] == reverse("campaign:list")
     # A page asked for before logging in still wins over the default.
-    wanted = reverse("battles:list")
+    wanted = reverse("battle-list")
     response = client.post(
         reverse("login") + f"?next={wanted}", {"username": "owner", "password": PASSWORD}
     )

@@ -82,7 +82,7 @@ def test_the_dashboard_and_the_battles_page_lead_to_the_list(client, world):
     link = f'<a href="{_url(world)}">'
     assert link in client.get(reverse("campaign:dashboard", args=[world.campaign.pk])).text
     assert (
-        f"{link}{world.campaign.name}</a>, page by page" in client.get(reverse("battles:list")).text
+        f"{link}{world.campaign.name}</a>, page by page" in client.get(reverse("battle-list")).text
     )
 
 

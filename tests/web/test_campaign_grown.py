@@ -36,7 +36,7 @@ def _more(world) -> list[tuple[str, str]]:
     timeline = reverse("campaign:timeline", args=[c])
     return [
         ("home", reverse("home")),
-        ("every campaign's battles", reverse("battles:list")),
+        ("every campaign's battles", reverse("battle-list")),
         ("timeline of a force", f"{timeline}?focus=force-{world.force.pk}"),
         ("timeline of a unit", f"{timeline}?focus=unit-{unit}"),
         ("find every unit", reverse("campaign:units", args=[c]) + "?q=R"),

@@ -67,9 +67,20 @@ def test_a_campaign_battle_has_one_home_inside_its_campaign(client, world):
     assert login(client, world, "outsider").get(one_off).status_code == 404
     # The GM launched it, but it is listed with its campaign, leading to its campaign's page,
     # and not among their one-off battles.
-    listing = login(client, world, "gm").get(reverse("battles:list")).text
+    listing = login(client, world, "gm").get(reverse("battle-list")).text
     assert f'href="{one_off}"' not in listing
     assert listing.count("Crossroads") == 1 and _battle(world) in listing
+
+
+def test_the_battle_pages_stand_without_the_campaigns(client, world, settings):
+    """Told of no home elsewhere, the battle pages show a battle to whoever may see it there:
+    its launcher (here the GM) reads it in the rule texts' words; a player, not its launcher,
+    is not told it exists."""
+    settings.BATTLE_HOME = ""
+    one_off = reverse("battles:detail", args=[world.engine_battle.battle_id])
+    page = login(client, world, "gm").get(one_off)
+    assert page.status_code == 200 and "Crossroads" in page.text
+    assert login(client, world, "player").get(one_off).status_code == 404
 
 
 def _elsewhere(world):
@@ -95,7 +106,7 @@ def test_the_battles_page_lists_the_battles_of_ones_campaigns_leading_to_their_p
     elsewhere_url = reverse("campaign:battle", args=[elsewhere.campaign_id, elsewhere.pk])
     table = reverse("campaign:battle", args=[world.campaign.pk, world.table_battle.pk])
     for role in ("gm", "co_gm", "player", "rival", "spectator"):
-        page = login(client, world, role).get(reverse("battles:list")).text
+        page = login(client, world, role).get(reverse("battle-list")).text
         listed = page.split('id="campaign-battles-heading"')[1].split("</section>")[0]
         # Each by its name, its campaign, its day and how it went, opening its campaign's page.
         assert f'<a href="{table}">Skirmish at the mill</a>' in listed, role
@@ -106,24 +117,24 @@ def test_the_battles_page_lists_the_battles_of_ones_campaigns_leading_to_their_p
         assert "Op. Elsewhere" not in page, role
     # The other campaign's GM finds theirs, and none of the world's.
     client.force_login(elsewhere.campaign.gm)
-    page = client.get(reverse("battles:list")).text
+    page = client.get(reverse("battle-list")).text
     assert f'<a href="{elsewhere_url}">Ambush at the ford</a>' in page
     assert "Grey Host won" in page and "Skirmish at the mill" not in page
     # An outsider has no campaign battles, and is told so.
-    page = login(client, world, "outsider").get(reverse("battles:list")).text
+    page = login(client, world, "outsider").get(reverse("battle-list")).text
     assert "No campaign battles yet." in page and "Crossroads" not in page
 
 
 def test_the_battles_page_lists_the_latest_and_says_where_the_older_ones_are(
     client, world, monkeypatch
 ):
-    from battles import views
+    from campaign.views import battles_page as views
 
-    page = login(client, world, "gm").get(reverse("battles:list")).text
+    page = login(client, world, "gm").get(reverse("battle-list")).text
     assert "Skirmish at the mill" in page and "Crossroads" in page
     assert "These are the latest" not in page  # every one of them is here
     monkeypatch.setattr(views, "CAMPAIGN_BATTLES_LISTED", 1)
-    page = client.get(reverse("battles:list")).text
+    page = client.get(reverse("battle-list")).text
     listed = page.split('id="campaign-battles-heading"')[1].split("</section>")[0]
     assert "Skirmish at the mill" in listed and "Crossroads" not in listed  # the latest
     every = reverse("campaign:battles", args=[world.campaign.pk])
@@ -140,16 +151,16 @@ def test_past_the_latest_the_battles_page_leads_to_a_campaign_whose_battles_are_
     every battle, as is each campaign listed."""
     from datetime import timedelta
 
-    from battles import views
     from campaign.models import CampaignBattle
     from campaign.services import membership_set
+    from campaign.views import battles_page as views
 
     elsewhere = _elsewhere(world)
     membership_set(campaign=elsewhere.campaign, user=world.users["player"], role="player")
     oldest = CampaignBattle.objects.order_by("created_at").first().created_at
     CampaignBattle.objects.filter(pk=elsewhere.pk).update(created_at=oldest - timedelta(days=1))
     monkeypatch.setattr(views, "CAMPAIGN_BATTLES_LISTED", 1)
-    page = login(client, world, "player").get(reverse("battles:list")).text
+    page = login(client, world, "player").get(reverse("battle-list")).text
     listed = page.split('id="campaign-battles-heading"')[1].split("</section>")[0]
     assert "Ambush at the ford" not in listed  # older than the one listed
     ours = reverse("campaign:battles", args=[world.campaign.pk])
@@ -159,7 +170,7 @@ def test_past_the_latest_the_battles_page_leads_to_a_campaign_whose_battles_are_
         f'page: <a href="{theirs}">Op. Elsewhere</a>, <a href="{ours}">Op. Pages</a>.'
     ) in listed
     # A campaign the reader is not in is never linked.
-    page = login(client, world, "rival").get(reverse("battles:list")).text
+    page = login(client, world, "rival").get(reverse("battle-list")).text
     assert theirs not in page and ours in page
 
 
@@ -295,10 +306,10 @@ def test_the_luck_tables_differences_are_signed_with_a_real_minus(client, world)
 def test_the_battles_page_offers_a_campaign_battle_only_to_those_who_set_them_up(client, world):
     setup = reverse("campaign:battle-setup", args=[world.campaign.pk])
     for role in ("gm", "co_gm"):
-        page = login(client, world, role).get(reverse("battles:list")).text
+        page = login(client, world, role).get(reverse("battle-list")).text
         assert f'Set up a battle in <a href="{setup}">Op. Pages</a>.' in page, role
     for role in ("player", "rival", "spectator", "outsider"):
-        page = login(client, world, role).get(reverse("battles:list")).text
+        page = login(client, world, role).get(reverse("battle-list")).text
         # Not a link to a page that would refuse them: who sets battles up, and where they land.
         assert setup not in page and "Set up a battle" not in page, role
         assert "A campaign's GM sets up its battles; each is listed here once launched." in page

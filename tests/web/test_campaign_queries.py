@@ -98,7 +98,7 @@ def test_the_battles_page_lists_ones_campaigns_battles_in_the_same_few_queries(
     """The top bar's Battles page lists the battles of every campaign a member is in: a few
     queries whether they are in one campaign or several, with battles in each, and whether
     or not it lists them all (past the latest, it links every campaign with a battle)."""
-    from battles import views
+    from campaign.views import battles_page as views
 
     monkeypatch.setattr(views, "CAMPAIGN_BATTLES_LISTED", listed)
     card = Unit.objects.get(pk=world.unit.pk).unit_type
@@ -118,7 +118,7 @@ def test_the_battles_page_lists_ones_campaigns_battles_in_the_same_few_queries(
             )
     login(client, world, "gm")
     with django_assert_max_num_queries(8):
-        page = client.get(reverse("battles:list")).text
+        page = client.get(reverse("battle-list")).text
     assert page.count("Red Guard won") == min(listed, 2 * (campaigns - 1))
 
 

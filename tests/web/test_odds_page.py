@@ -196,7 +196,7 @@ def test_the_list_gives_each_run_the_battles_it_counted_and_its_ceiling(
         for index in range(run.chunks_total):
             odds_chunk_run(run_id=run.id, index=index)
     run.refresh_from_db()
-    html = owner_client.get(reverse("battles:list")).content.decode()
+    html = owner_client.get(reverse("battle-list")).content.decode()
     assert f"{run.battles_counted} of at most 300" in html and run.battles_counted < 300
 
 

@@ -173,7 +173,7 @@ def test_the_replay_gets_its_frames_through_json_script(owner_client, finished_b
 
 def test_no_page_has_inline_scripts_or_event_handlers(owner_client, finished_battle, queued_battle):
     pages = [
-        reverse("battles:list"),
+        reverse("battle-list"),
         reverse("battles:setup"),
         reverse("battles:odds-setup"),
         reverse("battles:detail", args=[finished_battle.pk]),
