@@ -1,6 +1,7 @@
 """What a GM's click will change, read only: the rules' pure functions run on what is stored,
-nothing written. An outcome's preview and review, the clock's advance, a revert, the chain of
-reverts a blocked one needs, and an undo.
+nothing written. The clock's advance, a revert, the chain of reverts a blocked one needs, and an
+undo. An outcome's review and a revert's sentences are the services' own computations run
+without writing (`services.battles.outcome_review`, `services.reverts.revert_review`).
 """
 
 from __future__ import annotations
@@ -9,71 +10,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import Max, Q
 
 from campaign.models import Campaign, CampaignBattle, Engagement, HistoryEntry, Order, Unit
-from campaign.rules.history import sentence, undone_name, undone_text
+from campaign.rules.history import undone_name
 from campaign.rules.recovery import Passing, time_passes
-from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_diff
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState
 from campaign.selectors.entries import StoryPage, history_standing
 from campaign.selectors.roster import campaign_now, campaign_units
 from units.words import and_words, possessive
-
-
-def outcome_preview(
-    *, campaign_battle: CampaignBattle
-) -> tuple[list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[str], list[str]]:
-    """(rows, refusal, notes). The rows: (unit, now, after) for each unit of a battle awaiting
-    its outcome, as Apply will leave it: the same computation Apply makes (`outcome_steps`),
-    with the same dice, writing nothing. The refusal: why Apply would refuse the outcome (the
-    rows are then empty), as its sentences; empty when it would apply. A battle an auto-mode
-    campaign could not apply on its own (a unit changed while it was fought) waits for the GM,
-    who reads here why. The notes: what the table alone does not say, a sentence each (a unit
-    destroyed since the battle takes nothing from it, `outcomes.destroyed_since_text`)."""
-    # Reads kept beside the writes that use them (imported here: the services import this).
-    rows, refusal, notes, _ = outcome_review(campaign_battle=campaign_battle)
-    return rows, refusal, notes
-
-
-def outcome_review(
-    *, campaign_battle: CampaignBattle
-) -> tuple[
-    list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[str], list[str],
-    list[HistoryEntry],
-]:  # fmt: skip
-    """`outcome_preview`, and the history entries Apply will write, unsaved and in order: what
-    the review tells each unit in the words of its history."""
-    from campaign.services.battles import campaign_battle_outcome
-    from campaign.services.outcomes import outcome_steps
-
-    try:
-        # Apply's own reads lock the units; here the lock lasts only for the reading.
-        with transaction.atomic():
-            steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
-    except ValidationError as refused:
-        return [], refused.messages, [], []
-    preview: dict[int, tuple[Unit, CampaignUnitState, CampaignUnitState]] = {}
-    entries = []
-    for step in steps:
-        was = preview[step.unit.pk][2] if step.unit.pk in preview else step.unit.state
-        now = preview[step.unit.pk][1] if step.unit.pk in preview else step.unit.state
-        preview[step.unit.pk] = (step.unit, now, step.state)
-        # As `unit_change` will write it: the fields the step changes, and its sentence.
-        before, after = snapshot_diff(was.to_json(), step.state.to_json())
-        if after or step.always:
-            entries.append(
-                HistoryEntry(
-                    unit=step.unit,
-                    kind=step.kind,
-                    text=sentence(step.why, before, after),
-                    before=before,
-                    after=after,
-                )
-            )
-    rows = sorted(preview.values(), key=lambda row: (row[0].force.name, row[0].name))
-    return rows, [], [step.note for step in steps if step.note], entries
 
 
 def advance_passings(
@@ -155,41 +100,6 @@ def revert_preview(
         (unit, unit.state, CampaignUnitState.from_json(snapshot))
         for unit, snapshot in sorted(states.values(), key=lambda s: (s[0].force.name, s[0].name))
     ]
-
-
-def revert_review(
-    *, applied_entries: Sequence[int], fight: tuple[str, str, str | None]
-) -> tuple[list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[HistoryEntry]]:
-    """`revert_preview`, and the revert entries Revert will write, unsaved and in its order
-    (newest undone first): what the review tells each unit in the words of its history ("the
-    experience from the battle of day 2, Crossroads, is undone: back to Green, 1 experience
-    point"), without the reason the GM is still to give. ``applied_entries``: a battle's or an
-    engagement's applied outcome; ``fight``: it as its revert names it (`reverts.Fight`)."""
-    from campaign.services.reverts import revert_undid
-
-    now: dict[int, dict[str, Any]] = {}
-    told = []
-    for entry in (
-        HistoryEntry.objects.filter(pk__in=applied_entries)
-        .select_related("unit__force", "unit__leader__character")
-        .order_by("-pk")
-    ):
-        was = now.setdefault(entry.unit_id, entry.unit.state.to_json())
-        state = CampaignUnitState.from_json({**was, **entry.before})
-        undid = revert_undid(entry, fight, state)
-        before, after = snapshot_diff(was, state.to_json())
-        now[entry.unit_id] = state.to_json()
-        told.append(
-            HistoryEntry(
-                unit=entry.unit,
-                kind=HistoryEntry.Kind.REVERT,
-                text=sentence(undone_text(**undid), before, after),
-                before=before,
-                after=after,
-                details={"undid": undid},
-            )
-        )
-    return revert_preview(applied_entries=applied_entries), told
 
 
 def revert_blockers(*, applied_entries: Sequence[int]) -> list[tuple[Unit, list[HistoryEntry]]]:

@@ -34,10 +34,10 @@ from campaign.pages.left_out import still_in_battle
 from campaign.pages.sides import battle_sides, scenario_side_names
 from campaign.rules.bridge import fought_card, fought_kit
 from campaign.rules.damage import TableResult, UnitOutcome, outcome_problems
+from campaign.rules.history import sentence
 from campaign.rules.orders import clock_hour
-from campaign.rules.state import Status, quality_name
+from campaign.rules.state import CampaignUnitState, Status, quality_name, snapshot_diff
 from campaign.selectors.battle_setup import campaign_battle_launched
-from campaign.selectors.reviews import outcome_review
 from campaign.selectors.roster import campaign_now, engaged_units, units_joined
 from campaign.services._record import (
     forces_on_both_sides,
@@ -56,6 +56,7 @@ from campaign.services.outcomes import (
     joined_later,
     opposing_equipment_by_side,
     outcome_apply,
+    outcome_steps,
 )
 from campaign.services.reverts import Fight, outcome_revert
 from units.words import given, possessive, value_shown
@@ -517,7 +518,7 @@ def campaign_battle_settle(*, battle_id: int) -> CampaignBattle | None:
         if moved and target == CampaignBattle.State.AWAITING and auto:
             # A unit that changed meanwhile (the GM edited it, say) leaves the outcome awaiting
             # the GM's review: the dashboard lists it, and its review says why Apply refuses it
-            # (`reviews.outcome_preview`).
+            # (`outcome_review`).
             with contextlib.suppress(ValidationError):
                 campaign_battle_apply(campaign_battle=campaign_battle)
     # As settled: gone, should its campaign be deleted the moment the lock is let go.
@@ -535,8 +536,51 @@ def campaign_battles_settle_all() -> list[int]:
     return [campaign_battle.pk for campaign_battle in settled if campaign_battle is not None]
 
 
+def outcome_review(
+    *, campaign_battle: CampaignBattle
+) -> tuple[
+    list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[str], list[str],
+    list[HistoryEntry],
+]:  # fmt: skip
+    """(rows, refusal, notes, entries). The rows: (unit, now, after) for each unit of a battle
+    awaiting its outcome, as Apply will leave it: the same computation Apply makes
+    (`outcome_steps`), with the same dice, writing nothing. The refusal: why Apply would refuse
+    the outcome (the rest is then empty), as its sentences; empty when it would apply. A battle
+    an auto-mode campaign could not apply on its own (a unit changed while it was fought) waits
+    for the GM, who reads here why. The notes: what the table alone does not say, a sentence
+    each (a unit destroyed since the battle takes nothing from it,
+    `outcomes.destroyed_since_text`). The entries: the history entries Apply will write, unsaved
+    and in order, what the review tells each unit in the words of its history."""
+    try:
+        # Apply's own reads lock the units; here the lock lasts only for the reading.
+        with transaction.atomic():
+            steps = outcome_steps(**campaign_battle_outcome(campaign_battle))
+    except ValidationError as refused:
+        return [], refused.messages, [], []
+    preview: dict[int, tuple[Unit, CampaignUnitState, CampaignUnitState]] = {}
+    entries = []
+    for step in steps:
+        was = preview[step.unit.pk][2] if step.unit.pk in preview else step.unit.state
+        now = preview[step.unit.pk][1] if step.unit.pk in preview else step.unit.state
+        preview[step.unit.pk] = (step.unit, now, step.state)
+        # As `unit_change` will write it: the fields the step changes, and its sentence.
+        before, after = snapshot_diff(was.to_json(), step.state.to_json())
+        if after or step.always:
+            entries.append(
+                HistoryEntry(
+                    unit=step.unit,
+                    kind=step.kind,
+                    text=sentence(step.why, before, after),
+                    before=before,
+                    after=after,
+                )
+            )
+    rows = sorted(preview.values(), key=lambda row: (row[0].force.name, row[0].name))
+    return rows, [], [step.note for step in steps if step.note], entries
+
+
 def outcome_reviewed(rows: Sequence[tuple[Unit, Any, Any]], entries: Sequence[HistoryEntry]) -> str:
-    """What an outcome's review (`reviews.outcome_review`: its ``rows`` and ``entries``)
+    """What an outcome's review (`outcome_review`: its ``rows`` and ``entries``)
     showed, in short (`review_token`): each unit as it stood, then what each would become and
     every sentence its history would get. Its Apply sends it back (`campaign_battle_apply`)."""
     shown = [[unit.pk, after.to_json()] for unit, _, after in rows]
@@ -751,7 +795,7 @@ def campaign_battle_revert(
 
 
 def battle_named(campaign_battle: CampaignBattle) -> Fight:
-    """The battle as its revert names it, in its entries and before (`reviews.revert_review`):
+    """The battle as its revert names it, in its entries and before (`reverts.revert_review`):
     by its name."""
     return ("battle", campaign_battle.name, "")
 

@@ -495,7 +495,7 @@ def engagement_named(
     engagement: Engagement, entries: Iterable[HistoryEntry] | None = None
 ) -> Fight:
     """The engagement as its revert names it, in its entries and before
-    (`reviews.revert_review`): one the GM did not name by its units, as its entries (its
+    (`reverts.revert_review`): one the GM did not name by its units, as its entries (its
     applied ones, read when not given) keep them; None for entries saved before they did."""
     if entries is None:
         entries = HistoryEntry.objects.filter(pk__in=engagement.applied_entries).only("details")

@@ -5,7 +5,7 @@ change stands on it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,11 +13,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaign.models import Character, Force, HistoryEntry, Leader, Unit
-from campaign.rules.history import fight_named, undone_text
+from campaign.rules.history import fight_named, sentence, undone_text
 from campaign.rules.orders import clock_text, clock_time
 from campaign.rules.recovery import casualties_die, medical_window_closes, state_problems
-from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_replay
-from campaign.selectors.reviews import undo_blockers, undo_refused
+from campaign.rules.state import SNAPSHOT_FIELDS, CampaignUnitState, snapshot_diff, snapshot_replay
+from campaign.selectors.reviews import revert_preview, undo_blockers, undo_refused
 from campaign.selectors.roster import campaign_now
 from campaign.services._record import (
     SAME_CHARACTER,
@@ -385,6 +385,39 @@ def revert_undid(
     kept = state.experience if "experience" not in entry.after else None
     return {"kind": entry.undo_kind, "day": entry.day, "fight": noun, "name": name,
             "kept": kept, "by_units": by_units}  # fmt: skip
+
+
+def revert_review(
+    *, applied_entries: Sequence[int], fight: tuple[str, str, str | None]
+) -> tuple[list[tuple[Unit, CampaignUnitState, CampaignUnitState]], list[HistoryEntry]]:
+    """`revert_preview`, and the revert entries Revert will write, unsaved and in its order
+    (newest undone first): what the review tells each unit in the words of its history ("the
+    experience from the battle of day 2, Crossroads, is undone: back to Green, 1 experience
+    point"), without the reason the GM is still to give. ``applied_entries``: a battle's or an
+    engagement's applied outcome; ``fight``: it as its revert names it (`reverts.Fight`)."""
+    now: dict[int, dict[str, Any]] = {}
+    told = []
+    for entry in (
+        HistoryEntry.objects.filter(pk__in=applied_entries)
+        .select_related("unit__force", "unit__leader__character")
+        .order_by("-pk")
+    ):
+        was = now.setdefault(entry.unit_id, entry.unit.state.to_json())
+        state = CampaignUnitState.from_json({**was, **entry.before})
+        undid = revert_undid(entry, fight, state)
+        before, after = snapshot_diff(was, state.to_json())
+        now[entry.unit_id] = state.to_json()
+        told.append(
+            HistoryEntry(
+                unit=entry.unit,
+                kind=HistoryEntry.Kind.REVERT,
+                text=sentence(undone_text(**undid), before, after),
+                before=before,
+                after=after,
+                details={"undid": undid},
+            )
+        )
+    return revert_preview(applied_entries=applied_entries), told
 
 
 def _relinked(entry: HistoryEntry, state: CampaignUnitState) -> int | SameCharacter | None:

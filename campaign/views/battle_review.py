@@ -22,13 +22,14 @@ from campaign.models import CampaignBattle
 from campaign.pages.changes import changes
 from campaign.pages.names import unit_label
 from campaign.pages.reverts import revert_blocked
-from campaign.selectors.reviews import outcome_review, revert_review
 from campaign.services.battles import (
     battle_named,
     campaign_battle_apply,
     campaign_battle_revert,
+    outcome_review,
     outcome_reviewed,
 )
+from campaign.services.reverts import revert_review
 from campaign.views._common import action_done, base_context
 from units.words import plural, possessive
 

@@ -24,8 +24,9 @@ from campaign.pages.timeline import clean_cursor
 from campaign.rules.engagement import SIDES
 from campaign.rules.history import out_cold_text
 from campaign.rules.orders import OrderKind
-from campaign.selectors.reviews import entries_changes, revert_review
+from campaign.selectors.reviews import entries_changes
 from campaign.services.engagements import engagement_named, engagement_revert
+from campaign.services.reverts import revert_review
 from campaign.table_forms.engagements import RevertEngagementForm
 from campaign.views._common import (
     as_before_text,

@@ -16,7 +16,6 @@ from battles.services import battle_resolve
 from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.rules.bridge import battle_card
 from campaign.rules.damage import UnitOutcome
-from campaign.selectors.reviews import outcome_preview
 from campaign.services import (
     campaign_create,
     campaign_update,
@@ -38,6 +37,7 @@ from campaign.services.battles import (
     campaign_battle_revert,
     campaign_battle_settle,
     campaign_battles_settle_all,
+    outcome_review,
 )
 from campaign.services.characters import character_create
 from campaign.services.orders import clock_advance, order_give
@@ -633,7 +633,7 @@ def test_an_edited_unit_leaves_an_auto_outcome_for_review(campaign, base, squads
     assert settled.state == CampaignBattle.State.AWAITING
     assert not HistoryEntry.objects.filter(kind="battle").exists()
     # It waits for the GM, and its review says why Apply refuses it.
-    rows, refusal, _ = outcome_preview(campaign_battle=settled)
+    rows, refusal, _, _ = outcome_review(campaign_battle=settled)
     assert rows == [] and refusal == [
         "1st Squad is Retreated in poor order: it could not have fought"
     ]
@@ -670,7 +670,7 @@ def test_a_battle_awaiting_review_applies_though_its_dead_destroyed_a_unit_since
     clock_advance(campaign=campaign, hours=25)
     assert Unit.objects.get(pk=doomed.pk).status == "destroyed"
     # The review says what becomes of the dead unit, and Apply does just that.
-    _, refusal, notes = outcome_preview(campaign_battle=ford)
+    _, refusal, notes, _ = outcome_review(campaign_battle=ford)
     assert refusal == [] and notes == [
         "Doomed has been destroyed since Ford was fought: it takes nothing from it"
     ]
@@ -727,7 +727,7 @@ def test_a_unit_retreated_since_leaves_the_outcome_to_the_gm_who_may_put_it_righ
     fought = _fight(_launch(campaign, base, squads))
     broken = squads["blue"][0]
     unit_edit(unit=broken, changes={"status": "retreated"}, reason="routed off the table")
-    rows, refusal, _ = outcome_preview(campaign_battle=fought)
+    rows, refusal, _, _ = outcome_review(campaign_battle=fought)
     assert rows == [] and refusal == [
         "1st Squad is Retreated in poor order: it could not have fought"
     ]

@@ -165,8 +165,11 @@ def test_a_battle_whose_unit_vanished_from_the_records_names_it_and_its_side(
     """A unit of a battle awaiting review is gone from the database, deleted outside the
     site: the review and Apply name it as the battle's report does and by its side, and say
     who can bring it back, never by a database id."""
-    from campaign.selectors.reviews import outcome_review
-    from campaign.services.battles import campaign_battle_apply, campaign_battle_record
+    from campaign.services.battles import (
+        campaign_battle_apply,
+        campaign_battle_record,
+        outcome_review,
+    )
 
     campaign_update(campaign=campaign, apply_mode=Campaign.ApplyMode.REVIEW)
     crossroads = _launch(campaign, _deployments(make_unit, enemy))

@@ -496,7 +496,7 @@ def test_an_engagements_revert_tells_each_unit_in_the_words_it_then_writes_befor
     client, world
 ):
     """The engagement's page offers its Revert before its rounds, saying what it gives back in
-    the sentences a battle's revert review uses (`reviews.revert_review`): each unit's line is
+    the sentences a battle's revert review uses (`reverts.revert_review`): each unit's line is
     the one its history then keeps, but for the reason still to be given."""
     login(client, world, "gm")
     record, _ = _engagement(world)
