@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from battles.engine.result import BattleResult
 from battles.tally import OddsSummary
@@ -110,6 +111,11 @@ class Battle(QueuedWork):
     def outcome(self) -> BattleResult | None:
         """The stored result, typed; None until the battle is done."""
         return BattleResult.from_dict(self.result) if self.result else None
+
+
+ONE_OFF = Q(notify_task="")
+"""A one-off battle: fought for no other part of the site, for none asked to be told of its end
+(a campaign's battles are the campaign's to list and to cancel)."""
 
 
 class BattleLog(models.Model):

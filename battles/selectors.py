@@ -18,7 +18,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from battles.engine import Event, log_from_dict
-from battles.models import Battle, BattleLog, OddsRun
+from battles.models import ONE_OFF, Battle, BattleLog, OddsRun
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "engine" / "scenarios"
 """The reference scenarios shipped with the engine: one JSON file each."""
@@ -64,16 +64,20 @@ def odds_run_for_viewer(user, pk: int) -> OddsRun:
     return get_object_or_404(odds_runs_visible_to(user), pk=pk)
 
 
-def battles_of(user, *, limit: int = 50, exclude: Any = ()) -> list[Battle]:
-    """The user's own latest battles for a list, without the scenario snapshot (nor the
-    battles whose ids are in ``exclude``, a list or a query of ids)."""
-    mine = Battle.objects.filter(created_by=user).exclude(pk__in=exclude)
-    return list(mine.defer("scenario")[:limit])
+LISTED = 50
+"""How many of a user's one-off battles, or odds runs, a list of them shows at a time."""
 
 
-def odds_runs_of(user, *, limit: int = 50) -> list[OddsRun]:
-    """The user's own latest odds runs for a list, without the scenario snapshot."""
-    return list(OddsRun.objects.filter(created_by=user).defer("scenario")[:limit])
+def battles_of(user) -> QuerySet[Battle]:
+    """The user's own one-off battles for a list, the latest first, without the scenario
+    snapshot: those fought for no other part of the site (`ONE_OFF`; a campaign lists its
+    own)."""
+    return Battle.objects.filter(ONE_OFF, created_by=user).defer("scenario")
+
+
+def odds_runs_of(user) -> QuerySet[OddsRun]:
+    """The user's own odds runs for a list, the latest first, without the scenario snapshot."""
+    return OddsRun.objects.filter(created_by=user).defer("scenario")
 
 
 # --- logs ---------------------------------------------------------------------------------------

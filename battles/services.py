@@ -29,7 +29,7 @@ from battles import budget, lease, queue
 from battles.engine import ENGINE_VERSION, Scenario, ScenarioError, parse_scenario, run_battle
 from battles.engine.validation import MAX_SCENARIO_TEXT
 from battles.jsontext import read_json
-from battles.models import Battle, BattleLog
+from battles.models import ONE_OFF, Battle, BattleLog
 from battles.refusals import BattleInputError
 from config.logging import log_context
 
@@ -272,7 +272,7 @@ def battle_cancel(*, battle_id: int, user: Any) -> bool:
     """Cancel a one-off battle ``user`` launched that no worker has taken yet; False if it was
     not theirs, not one-off (a campaign's battle), or already taken."""
     cancelled = Battle.objects.filter(
-        id=battle_id, created_by=user, status=Battle.Status.QUEUED, notify_task=""
+        ONE_OFF, id=battle_id, created_by=user, status=Battle.Status.QUEUED
     ).update(
         status=Battle.Status.FAILED,
         error="Cancelled by its owner before it was fought.",

@@ -9,6 +9,8 @@ from battles import views
 app_name = "battles"
 
 urlpatterns = [
+    path("one-off/", views.one_off_list, name="one-off-list"),
+    path("odds/", views.odds_list, name="odds-list"),
     path("new/", views.battle_setup, name="setup"),
     path("<int:pk>/", views.battle_detail, name="detail"),
     path("<int:pk>/progress/", views.battle_progress, name="progress"),

@@ -11,6 +11,7 @@ import copy
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,8 +28,11 @@ from battles.odds_report import odds_report, odds_stopped
 from battles.refusals import WorkRefused
 from battles.report_context import LOG_SWAP, LogUnreadable, battle_report
 from battles.selectors import (
+    LISTED,
     battle_for_viewer,
+    battles_of,
     odds_run_for_viewer,
+    odds_runs_of,
     reference_scenario,
     reference_scenarios,
 )
@@ -46,6 +50,26 @@ def _home_elsewhere(user, pk: int) -> str | None:
     if not settings.BATTLE_HOME:
         return None
     return import_string(settings.BATTLE_HOME)(user, pk)
+
+
+# --- lists --------------------------------------------------------------------------------------
+# The Battles page lists the latest of each; these lists hold every one, a page at a time.
+
+
+@login_required
+@require_GET
+def one_off_list(request: HttpRequest) -> HttpResponse:
+    """Every one-off battle of the user's, the latest first, a page at a time (``?page=2``)."""
+    page = Paginator(battles_of(request.user), LISTED).get_page(request.GET.get("page"))
+    return render(request, "battles/one_off_list.html", {"page": page})
+
+
+@login_required
+@require_GET
+def odds_list(request: HttpRequest) -> HttpResponse:
+    """Every odds run of the user's, the latest first, a page at a time (``?page=2``)."""
+    page = Paginator(odds_runs_of(request.user), LISTED).get_page(request.GET.get("page"))
+    return render(request, "battles/odds_list.html", {"page": page})
 
 
 # --- set-up -------------------------------------------------------------------------------------

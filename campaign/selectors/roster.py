@@ -234,11 +234,6 @@ def campaign_battle_of(*, battle_id: int) -> CampaignBattle | None:
     return CampaignBattle.objects.select_related("campaign").filter(battle_id=battle_id).first()
 
 
-def campaign_battle_ids() -> QuerySet:
-    """The ids of every engine battle fought for a campaign (a subquery, not a list)."""
-    return CampaignBattle.objects.filter(battle__isnull=False).values("battle_id")
-
-
 def roster_version(force: Force) -> tuple:
     """What the force's roster page is drawn from beyond the campaign and force rows: the sums
     of the version tokens of its units (a leader's change moves its unit's), of their cards,

@@ -16,10 +16,10 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from battles.selectors import battles_of, odds_runs_of
+from battles.selectors import LISTED, battles_of, odds_runs_of
 from campaign.pages.fights import campaign_battles_of, campaigns_with_battles
 from campaign.selectors.access import campaign_role, campaigns_managed_by
-from campaign.selectors.roster import campaign_battle_ids, campaign_battle_of
+from campaign.selectors.roster import campaign_battle_of
 
 RUNS_LISTED = 5
 """The campaigns the Battles page offers to set up a battle in, by name; past these, the list."""
@@ -31,8 +31,10 @@ CAMPAIGN_BATTLES_LISTED = 50
 @require_GET
 def battle_list(request: HttpRequest) -> HttpResponse:
     # A campaign battle is listed with its campaign and opens on the campaign's page, never
-    # among the one-off battles, whose page it does not have.
-    one_off = battles_of(request.user, exclude=campaign_battle_ids())
+    # among the one-off battles, whose page it does not have (`battles_of`). Past the latest of
+    # each kind, the page leads to their every one.
+    one_off = list(battles_of(request.user)[: LISTED + 1])
+    odds_runs = list(odds_runs_of(request.user)[: LISTED + 1])
     runs = list(campaigns_managed_by(user=request.user).order_by("name")[: RUNS_LISTED + 1])
     fights = campaign_battles_of(request.user, limit=CAMPAIGN_BATTLES_LISTED + 1)
     more = len(fights) > CAMPAIGN_BATTLES_LISTED
@@ -51,8 +53,10 @@ def battle_list(request: HttpRequest) -> HttpResponse:
             "more_campaign_battles": more,
             "runs": runs[:RUNS_LISTED],
             "more_runs": len(runs) > RUNS_LISTED,
-            "battles": one_off,
-            "odds_runs": odds_runs_of(request.user),
+            "battles": one_off[:LISTED],
+            "more_battles": len(one_off) > LISTED,
+            "odds_runs": odds_runs[:LISTED],
+            "more_odds_runs": len(odds_runs) > LISTED,
         },
     )
 

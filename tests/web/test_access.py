@@ -37,7 +37,13 @@ def _object_urls(battle, run) -> list[tuple[str, dict]]:
     ]
 
 
-PAGES = ["battle-list", "battles:setup", "battles:odds-setup"]
+PAGES = [
+    "battle-list",
+    "battles:one-off-list",
+    "battles:odds-list",
+    "battles:setup",
+    "battles:odds-setup",
+]
 
 
 def test_it_sends_anonymous_users_to_log_in_from_every_url(client, finished_battle, odds_run):
@@ -86,12 +92,19 @@ def test_a_superuser_may_open_any_battle(client, superuser, finished_battle, odd
         assert client.get(url, **headers).status_code in (200, 286), url
 
 
-def test_the_list_shows_only_ones_own_battles(client, owner, other, finished_battle):
+def test_the_lists_show_only_ones_own_battles(client, owner, other, finished_battle, odds_run):
+    mine = [
+        reverse("battles:detail", args=[finished_battle.pk]),
+        reverse("battles:odds-detail", args=[odds_run.pk]),
+    ]
+    lists = ["battle-list", "battles:one-off-list", "battles:odds-list"]
     client.force_login(other)
-    assert finished_battle.name not in client.get(reverse("battle-list")).content.decode()
+    for name in lists:
+        page = client.get(reverse(name)).text
+        assert not any(url in page for url in mine), name
     client.force_login(owner)
-    page = client.get(reverse("battle-list")).content.decode()
-    assert reverse("battles:detail", args=[finished_battle.pk]) in page
+    pages = "".join(client.get(reverse(name)).text for name in lists)
+    assert pages.count(mine[0]) == 2 and pages.count(mine[1]) == 2
 
 
 def test_the_pages_refuse_other_methods(client, owner, finished_battle):
