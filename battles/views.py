@@ -43,13 +43,13 @@ from config.pagecache import cached_page, row_key
 POLL_SECONDS = 1
 
 
-def _home_elsewhere(user, pk: int) -> str | None:
-    """The address of the page a battle fought for another part of the site has there (a
-    campaign's), or None for a one-off battle, whose page is here: ``settings.BATTLE_HOME``
-    names the function that knows, which answers ``Http404`` to a user who may not see it."""
-    if not settings.BATTLE_HOME:
-        return None
-    return import_string(settings.BATTLE_HOME)(user, pk)
+def _home_elsewhere(finder: str, user, pk: int) -> str | None:
+    """The address of the page a battle fought, or an odds run asked, for another part of the
+    site has there (a campaign's), or None for a one-off, whose page is here: ``finder`` names
+    the setting that names the function that knows (``BATTLE_HOME``, ``ODDS_HOME``), which
+    answers ``Http404`` to a user who may not see it."""
+    found = getattr(settings, finder)
+    return import_string(found)(user, pk) if found else None
 
 
 # --- lists --------------------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def _battle_context(request: HttpRequest, battle: Battle) -> dict:
 @require_GET
 @vary_on_headers("HX-Request")
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    home = _home_elsewhere(request.user, pk)
+    home = _home_elsewhere("BATTLE_HOME", request.user, pk)
     if home is not None:
         return redirect(home)
     battle = battle_for_viewer(request.user, pk, lean=True)
@@ -278,6 +278,9 @@ def _odds_context(run: OddsRun) -> dict:
 @login_required
 @require_GET
 def odds_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    home = _home_elsewhere("ODDS_HOME", request.user, pk)
+    if home is not None:
+        return redirect(home)
     run = odds_run_for_viewer(request.user, pk)
     return render(request, "battles/odds.html", _odds_context(run))
 

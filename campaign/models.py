@@ -803,6 +803,17 @@ class Order(Versioned):
         return f"{self.kind} for {self.unit}"
 
 
+class AskedOdds(models.Model):
+    """An odds run a GM asked on the campaign's set-up page ("Who is favoured?"): the
+    campaign's, so read in its names wherever it is opened (`campaign.odds`)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    run = models.OneToOneField("battles.OddsRun", on_delete=models.CASCADE, related_name="+")
+
+    def __str__(self) -> str:
+        return f"Odds {self.run_id} for {self.campaign}"
+
+
 class Engagement(models.Model):
     """BUCS unit combat, many against many: its set-up, seed, every round, and what it did."""
 

@@ -342,10 +342,11 @@ BATTLE_HEARTBEAT_SECONDS = env.float(
 BATTLE_MAX_ATTEMPTS = env.int("BATTLE_MAX_ATTEMPTS", default=3)
 # Seconds a worker pauses after each turn of a battle (default 0): for demos that show progress.
 BATTLE_TURN_DELAY = env.float("BATTLE_TURN_DELAY", default=0.0)
-# Where the battle pages send a battle fought for a campaign, whose page is the campaign's: the
-# battle pages know nothing of campaigns (`campaign.views.battles_page.battle_home`). Empty, every
-# battle's page is the battle pages' own.
+# Where the battle pages send a battle fought for a campaign, or an odds run asked for one, whose
+# page is the campaign's: the battle pages know nothing of campaigns
+# (`campaign.views.battles_page`). Empty, every battle's or run's page is the battle pages' own.
 BATTLE_HOME = "campaign.views.battles_page.battle_home"
+ODDS_HOME = "campaign.views.battles_page.odds_home"
 # Budgets (battles.budget): work in flight, in unit-pair turns (turns × pairs of enemy units; a
 # 20 against 20 of 8 turns is 3,200, the crossroads 54), per user and per campaign; battles and
 # odds runs in flight per user; and about how long one unit takes a worker, for "try again in".

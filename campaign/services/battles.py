@@ -29,7 +29,7 @@ from battles.names import scenario_names
 from battles.odds import ODDS_DEFAULT_BATTLES, odds_launch
 from battles.refusals import WorkRefused
 from battles.services import BattleInputError, battle_launch
-from campaign.models import Campaign, CampaignBattle, HistoryEntry, Unit
+from campaign.models import AskedOdds, Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.pages.left_out import still_in_battle
 from campaign.pages.sides import battle_sides, scenario_side_names
 from campaign.rules.bridge import fought_card, fought_kit
@@ -835,14 +835,17 @@ def campaign_battle_odds(
     require_manager(campaign, actor)
     campaign = Campaign.objects.get(pk=campaign.pk)  # its clock as stored, not as last seen
     scenario, *_ = campaign_battle_scenario(campaign, base, deployments, turn_limit)
-    with _launch_refusals():
-        return odds_launch(
+    with _launch_refusals(), transaction.atomic():
+        run = odds_launch(
             scenario=scenario,
             battles=battles,
             name=f"{scenario.get('name') or 'Battle'} ({campaign}, day {campaign.day})",
             created_by=actor,
             request_key=request_key,
         )
+        # The campaign's run, read in its names wherever it is opened (`odds.odds_home`).
+        AskedOdds.objects.get_or_create(run=run, defaults={"campaign": campaign})
+    return run
 
 
 def campaign_battle_odds_keep(*, campaign_battle: CampaignBattle, run: OddsRun) -> bool:

@@ -218,7 +218,8 @@ def _ask_odds(request, viewer, chosen, form, context) -> HttpResponse:
 @login_required
 @require_GET
 def battle_odds(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
-    """The odds panel beside Launch, polled until the run is done (then 286: stop polling)."""
+    """The odds panel beside Launch, polled until the run is done (then 286: stop polling);
+    opened as a page, the run's own page, in the campaign's names."""
     viewer = campaign_for_viewer(request.user, pk)
     require_manage(viewer)
     run = odds_for_viewer(request.user, viewer.campaign, run_pk)
@@ -230,8 +231,11 @@ def battle_odds(request: HttpRequest, pk: int, run_pk: int) -> HttpResponse:
         odds=campaign_odds_report(run, viewer.campaign),
         odds_stopped=odds_stopped(run),
     )
+    if not request.htmx:
+        # Opened as a page (from the Battles page's odds runs, or without JavaScript).
+        return render(request, "campaign/odds.html", context)
     response = render(request, "campaign/_setup_odds.html", context)
-    if run.finished and request.htmx:
+    if run.finished:
         return HttpResponseStopPolling(response.content)
     return response
 

@@ -1,9 +1,11 @@
-"""The site's Battles page, and where a campaign battle is sent from the battle pages.
+"""The site's Battles page, and where a campaign's battle or odds run is sent from the battle
+pages.
 
 The battle pages (``battles.views``) know nothing of campaigns: the Battles page lists a user's
-one-off battles and odds runs beside the battles of their campaigns, so it is drawn here, and a
-campaign battle reached at its one-off address is sent on by ``battle_home``, which
-``settings.BATTLE_HOME`` names to the battle pages.
+one-off battles and odds runs beside the battles of their campaigns, so it is drawn here; and a
+campaign's battle or odds run reached at its one-off address is sent on to its campaign's page,
+in the campaign's names, by ``battle_home`` and ``odds_home``, which ``settings.BATTLE_HOME``
+and ``settings.ODDS_HOME`` name to the battle pages.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from battles.selectors import LISTED, battles_of, odds_runs_of
+from campaign.models import AskedOdds
+from campaign.odds import odds_for_viewer
 from campaign.pages.fights import campaign_battles_of, campaigns_with_battles
-from campaign.selectors.access import campaign_role, campaigns_managed_by
+from campaign.selectors.access import campaign_can_manage, campaign_role, campaigns_managed_by
 from campaign.selectors.roster import campaign_battle_of
 
 RUNS_LISTED = 5
@@ -74,3 +78,19 @@ def battle_home(user: Any, battle_id: int) -> str | None:
     if campaign_role(campaign=home.campaign, user=user) is None:
         raise Http404
     return reverse("campaign:battle", args=[home.campaign_id, home.pk])
+
+
+def odds_home(user: Any, run_id: int) -> str | None:
+    """The address of an odds run asked on a campaign's set-up page, on the campaign's own odds
+    page, for the battle pages to send ``user`` there; None for a run asked for no campaign (a
+    one-off, whose page is the battle pages' own). Only the campaign's GMs read it there, as
+    on its set-up page: to anyone else it is ``Http404``."""
+    asked = AskedOdds.objects.select_related("campaign").filter(run_id=run_id).first()
+    if asked is None:
+        return None
+    campaign = asked.campaign
+    if not campaign_can_manage(campaign=campaign, user=user):
+        raise Http404
+    if odds_for_viewer(user, campaign, run_id) is None:
+        raise Http404
+    return reverse("campaign:battle-odds", args=[campaign.pk, run_id])

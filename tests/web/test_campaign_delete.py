@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from unittest import mock
 
 import pytest
 from django.apps import apps
@@ -13,9 +14,10 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from battles.models import Battle, BattleLog
+from battles.models import Battle, BattleLog, OddsRun
+from battles.odds import odds_launch
 from battles.services import battle_launch
-from campaign.models import Campaign, Invitation, SavedMap, Unit
+from campaign.models import AskedOdds, Campaign, Invitation, SavedMap, Unit
 from campaign.services import (
     campaign_create,
     force_create,
@@ -56,10 +58,13 @@ def holdings(campaign_pk: int, units: list[int], characters: list[int]) -> dict[
 
 def _full_world(world):
     """The world with a table (characters giving Orders, checks, an engagement, a quick
-    resolve), a saved map, an invitation out and one declined."""
+    resolve), a saved map, odds asked on its set-up page, an invitation out and one declined."""
     table_world(world)
     gm = world.users["gm"]
     SavedMap.objects.create(campaign=world.campaign, name="The ford", scenario={}, created_by=gm)
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=world.engine_battle.battle.scenario, battles=4, created_by=gm)
+    AskedOdds.objects.create(campaign=world.campaign, run=run)
     invitation_send(campaign=world.campaign, invitee="newcomer", role="player", actor=gm)
     # One who was asked and said no: their answer is kept with the campaign.
     declined = get_user_model().objects.create_user("declined")
@@ -95,6 +100,8 @@ def test_deleting_a_campaign_deletes_everything_in_it_and_nothing_else(world, sc
     # Another campaign, the GM's one-off battle, the people and the card library stay.
     assert Unit.objects.filter(pk=kept.pk, force__campaign=elsewhere).exists()
     assert Battle.objects.filter(pk=one_off.pk).exists()
+    # The odds the GM asked are theirs (their list keeps them), no longer the campaign's.
+    assert OddsRun.objects.filter(created_by=gm).count() == 1
     assert get_user_model().objects.count() == people
     assert UnitType.objects.count() == cards
 

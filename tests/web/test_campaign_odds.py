@@ -3,15 +3,17 @@ names beside Launch and kept with the battle when the very same set-up is launch
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 from unittest import mock
 
 import pytest
+from django.urls import reverse
 
 from battles.models import OddsRun
-from battles.odds import odds_chunk_run
-from campaign.models import CampaignBattle
+from battles.odds import odds_chunk_run, odds_launch
+from campaign.models import AskedOdds, CampaignBattle
 from campaign.odds import campaign_odds_report
 from campaign.pages.sides import force_colour
 from tests.web.campaign_world import login
@@ -73,6 +75,40 @@ def test_the_odds_are_run_on_exactly_this_set_up_and_named_as_the_campaign_names
         assert f'style="background: {colour}"' in text
     player = login(client, world, "player")
     assert player.get(_url("battle-odds", world, run.pk)).status_code == 403
+
+
+def test_the_campaigns_odds_run_is_read_in_its_names_wherever_it_is_opened(client, world):
+    """Asked on the set-up page, the run is the campaign's: the Battles page lists it among the
+    GM's odds runs, and its one-off address sends the GM to the campaign's own page of it, in
+    the campaign's names, never the scenario's; no one else learns it exists."""
+    units = _free_all(world)
+    gm = login(client, world, "gm")
+    _, run = _ask(gm, world, _setup_data(units, world, odds_battles="20"))
+    listed = gm.get(reverse("battle-list")).text
+    one_off = reverse("battles:odds-detail", args=[run.pk])
+    assert f'href="{one_off}"' in listed
+    sent = gm.get(one_off)
+    assert sent.status_code == 302 and sent["Location"] == _url("battle-odds", world, run.pk)
+    page = gm.get(sent["Location"]).text
+    assert f"<h1>{html.escape(run.name)}</h1>" in page
+    assert '<h2 id="setup-odds-h">Who is favoured?</h2>' in page
+    assert f'<a href="{reverse("campaign:dashboard", args=[world.campaign.pk])}">' in page
+    assert "Red Company" in page and "Blue Battalion" in page
+    assert "Blue Force" not in page and "Red Force" not in page
+    for unit in units:
+        assert f'<th scope="row">{unit.name}</th>' in page
+    for role in ("player", "spectator", "outsider"):
+        assert login(client, world, role).get(one_off).status_code == 404, role
+
+
+def test_a_one_off_odds_run_keeps_its_own_page(client, world, scenario):
+    """A run asked on the one-off odds page belongs to no campaign: its page is its own."""
+    gm = world.users["gm"]
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=4, seed=1, created_by=gm)
+    assert not AskedOdds.objects.filter(run=run).exists()
+    page = login(client, world, "gm").get(reverse("battles:odds-detail", args=[run.pk]))
+    assert page.status_code == 200 and f"Odds: {run.name}" in page.text
 
 
 def test_the_odds_under_way_show_a_progress_bar_named_for_what_it_counts(client, world):
