@@ -256,6 +256,15 @@ def test_a_gm_deploys_the_campaigns_units_on_the_map_and_launches(page_for, live
     assert gm.locator(".replay-legend li").count() == 7
     gm.select_option('[data-action="turn"]', label="Turn 1")
     shoot_both(gm, "06-replay", section=".report-replay")
+
+    # The odds asked are the campaign's: from the Battles page, its page, in its names.
+    gm.get_by_role("navigation").get_by_role("link", name="Battles", exact=True).click()
+    gm.locator("table.listing a[href*='/battles/odds/']").first.click()
+    gm.wait_for_url(re.compile(r"/campaigns/\d+/battles/odds/\d+/$"))
+    expect(gm.get_by_role("heading", name="Who is favoured?", level=2)).to_be_visible()
+    for force in ("Lantern Company", "Night Battalion"):
+        expect(gm.locator("table.odds").first).to_contain_text(force)
+    expect(gm.locator("th:text-is('Ghost Squad')")).to_have_count(1)
     assert not gm.errors, gm.errors
 
 
