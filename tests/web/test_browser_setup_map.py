@@ -130,6 +130,13 @@ def row(page, name: str):
     return page.locator(f"#setup-form tr[data-deploy-row]:has(th:has-text('{name}'))")
 
 
+def bound(page) -> None:
+    """Wait until the set-up form on the page is its script's: a refused Launch swaps a new form
+    in, which deploy.js takes up only once htmx has settled it, and a change made sooner goes
+    unheard."""
+    page.wait_for_function("() => document.querySelector('#setup-form').deployment")
+
+
 def typed(page, name: str) -> tuple[float, float]:
     r = row(page, name)
     return tuple(float(r.locator(f"input[name^={axis}_]").input_value()) for axis in "xy")
@@ -602,7 +609,7 @@ def test_a_refused_launchs_problem_is_said_once_when_the_check_finds_it_still(
     gm.click("text=Launch the battle")
     summary = gm.locator("#setup-form .form-errors[role=alert]")
     expect(summary).to_have_text(said)
-    gm.wait_for_load_state()  # the refused page's script started, or a change goes unheard
+    bound(gm)
     status = gm.locator("#setup-form [data-deploy-general]")
     x = row(gm, "1st Squad").locator("input[name^=x_]")
     x.fill(str(typed(gm, "1st Squad")[0]))
@@ -638,7 +645,7 @@ def test_a_refused_launchs_problem_put_right_leaves_the_summary_as_the_check_fin
     gm.click("text=Launch the battle")
     summary = gm.locator("#setup-form .form-errors[role=alert]")
     expect(summary).to_have_text(said)
-    gm.wait_for_load_state()  # the refused page's script started, or a change goes unheard
+    bound(gm)
     ghost = row(gm, "Ghost Squad").locator("select[name^=side_]")
     ghost.select_option(side)
     expect(gm.locator(".deploy-status")).to_contain_text("Ghost Squad at")
@@ -670,6 +677,7 @@ def test_the_lines_under_the_scenarios_name_follow_the_sides_as_the_gm_fills_the
     # The refused page's script started and its first check answered, or a change goes
     # unheard; the change's own check is a round trip to the server, slow on a busy machine.
     gm.wait_for_load_state("networkidle")
+    bound(gm)
     roles = gm.locator("#setup-form .side-roles")
     expect(roles).to_contain_text("No unit is on Night Battalion's side")
     row(gm, "Ghost Squad").locator("select[name^=side_]").select_option(side)
