@@ -10,7 +10,7 @@ import pytest
 
 from battles.selectors import LISTED
 from battles.services import battle_launch, battle_resolve
-from tests.web.browser import shoot
+from tests.web.browser import expect, shoot
 from tests.web.browser_world import SIZES, at_size, scroll_width
 from tests.web.campaign_world import CROSSROADS
 from tests.web.test_battle_lists import _more_like
@@ -32,18 +32,19 @@ def test_a_gm_pages_through_every_one_off_battle_on_a_phone(drills, page_for, li
     page = at_size(page_for("gm"), "phone")
     page.goto(f"{live_server.url}/battles/")
     page.get_by_role("link", name="every one-off battle of yours").click()
-    heading = page.get_by_role("heading", name="Your one-off battles", level=1)
-    assert heading.is_visible()
-    assert page.get_by_text(f"Battles 1 to {LISTED} of {LISTED + 1}").is_visible()
-    assert page.get_by_role("link", name="Drill 1", exact=True).count() == 0
-    page.get_by_role("link", name="Earlier battles").click()
-    assert page.get_by_text(f"Battles {LISTED + 1} to {LISTED + 1} of {LISTED + 1}").is_visible()
+    expect(page.get_by_role("heading", name="Your one-off battles", level=1)).to_be_visible()
+    expect(page.get_by_text(f"Battles 1 to {LISTED} of {LISTED + 1}")).to_be_visible()
     oldest = page.get_by_role("link", name="Drill 1", exact=True)
+    expect(oldest).to_have_count(0)
+    page.get_by_role("link", name="Earlier battles").click()
+    last = LISTED + 1
+    expect(page.get_by_text(f"Battles {last} to {last} of {last}")).to_be_visible()
+    expect(oldest).to_be_visible()
     box = oldest.bounding_box()
     assert box["x"] + box["width"] <= SIZES["phone"]["width"]
     assert scroll_width(page) <= SIZES["phone"]["width"]
     shoot(page, "one-off-battles-page-2-phone", full_page=True)
     page.get_by_role("link", name="Later battles").click()
-    assert page.get_by_role("link", name=f"Drill {LISTED + 1}", exact=True).is_visible()
-    assert oldest.count() == 0
+    expect(page.get_by_role("link", name=f"Drill {LISTED + 1}", exact=True)).to_be_visible()
+    expect(oldest).to_have_count(0)
     assert not page.errors, page.errors
