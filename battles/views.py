@@ -45,11 +45,10 @@ POLL_SECONDS = 1
 
 def _home_elsewhere(finder: str, user, pk: int) -> str | None:
     """The address of the page a battle fought, or an odds run asked, for another part of the
-    site has there (a campaign's), or None for a one-off, whose page is here: ``finder`` names
-    the setting that names the function that knows (``BATTLE_HOME``, ``ODDS_HOME``), which
-    answers ``Http404`` to a user who may not see it."""
-    found = getattr(settings, finder)
-    return import_string(found)(user, pk) if found else None
+    site has there (a campaign's), or None for a one-off, whose page is here: ``finder`` is the
+    dotted name of the function that knows (``settings.BATTLE_HOME``, ``settings.ODDS_HOME``;
+    empty: none), which answers ``Http404`` to a user who may not see it."""
+    return import_string(finder)(user, pk) if finder else None
 
 
 # --- lists --------------------------------------------------------------------------------------
@@ -186,7 +185,7 @@ def _battle_context(request: HttpRequest, battle: Battle) -> dict:
 @require_GET
 @vary_on_headers("HX-Request")
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    home = _home_elsewhere("BATTLE_HOME", request.user, pk)
+    home = _home_elsewhere(settings.BATTLE_HOME, request.user, pk)
     if home is not None:
         return redirect(home)
     battle = battle_for_viewer(request.user, pk, lean=True)
@@ -278,7 +277,7 @@ def _odds_context(run: OddsRun) -> dict:
 @login_required
 @require_GET
 def odds_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    home = _home_elsewhere("ODDS_HOME", request.user, pk)
+    home = _home_elsewhere(settings.ODDS_HOME, request.user, pk)
     if home is not None:
         return redirect(home)
     run = odds_run_for_viewer(request.user, pk)

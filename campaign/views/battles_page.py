@@ -89,8 +89,7 @@ def odds_home(user: Any, run_id: int) -> str | None:
     if asked is None:
         return None
     campaign = asked.campaign
-    if not campaign_can_manage(campaign=campaign, user=user):
-        raise Http404
-    if odds_for_viewer(user, campaign, run_id) is None:
+    mine = campaign_can_manage(campaign=campaign, user=user)
+    if not mine or odds_for_viewer(user, campaign, run_id) is None:
         raise Http404
     return reverse("campaign:battle-odds", args=[campaign.pk, run_id])
