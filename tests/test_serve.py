@@ -11,9 +11,12 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
+from django.core.management.base import CommandError
 
+from campaign.management.commands.serve import listen_address, port_free
 from tests.workers import ROOT, project_env, wait_for
 
 pytestmark = pytest.mark.worker  # `serve` starts a Celery worker beside the web server
@@ -95,8 +98,10 @@ def _serve(tmp_path, port: int, *flags: str) -> subprocess.Popen:
 @pytest.mark.parametrize(
     "signals",
     # A SIGTERM alone is the test below's, with the demo loaded.
-    [[signal.SIGINT], [signal.SIGTERM, signal.SIGINT]],
-    ids=["SIGINT", "SIGTERM-then-SIGINT"],
+    # A SIGHUP is its terminal closing: the two run in a group of their own, which no terminal
+    # reaches, so serve must stop them itself.
+    [[signal.SIGINT], [signal.SIGTERM, signal.SIGINT], [signal.SIGHUP]],
+    ids=["SIGINT", "SIGTERM-then-SIGINT", "SIGHUP"],
 )
 def test_a_signal_to_serve_alone_stops_every_process_it_started(tmp_path, signals):
     """Sent to serve's own pid (a process manager, ``kill``), not to a terminal's whole group,
@@ -161,3 +166,78 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
     # The logins come after the web server's banner, and the console carries no broker noise.
     assert output.index("log in as gm") > output.index("Quit the server with")
     assert "No hostname was supplied" not in output
+
+
+def test_a_child_that_stops_on_its_own_stops_the_other_and_serve_exits_1_saying_which(tmp_path):
+    port = _free_port()
+    serve = _serve(tmp_path, port, "--no-demo")
+    started: set[int] = set()
+    try:
+        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
+        started = _descendants(serve.pid)
+        web = [pid for pid in started if b"runserver" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        assert len(web) == 1
+        os.kill(web[0], signal.SIGKILL)
+        assert serve.wait(timeout=30) == 1
+        assert not _alive(started)
+    finally:
+        serve.kill()
+        _kill(started | _descendants(serve.pid))
+    output = (tmp_path / "serve.log").read_text()
+    assert "The web server stopped on its own: everything serve started is stopped." in output
+
+
+def test_a_port_another_program_listens_at_is_refused_before_anything_starts(tmp_path):
+    """A serve left running (or anything else) holds the port: serve says so and starts nothing,
+    rather than say the site runs while the other program answers in its place."""
+    with socket.create_server(("127.0.0.1", 0)) as holder:
+        port = holder.getsockname()[1]
+        serve = _serve(tmp_path, port)
+        try:
+            assert serve.wait(timeout=60) == 1
+        finally:
+            serve.kill()
+    output = (tmp_path / "serve.log").read_text()
+    assert f"Cannot serve at 127.0.0.1 port {port}: Address already in use." in output
+    assert "Another program listens there" in output
+    assert "Bridgehead is running" not in output
+    assert "Operations to perform" not in output  # refused before migrating, the demo, a worker
+
+
+@pytest.mark.parametrize(
+    ("addrport", "listen"),
+    [
+        ("8765", ("127.0.0.1", 8765)),
+        ("127.0.0.1:8000", ("127.0.0.1", 8000)),
+        ("localhost:8000", ("localhost", 8000)),
+        ("[::1]:8000", ("::1", 8000)),
+        ("0:8000", ("0.0.0.0", 8000)),
+        ("0.0.0.0:65535", ("0.0.0.0", 65535)),
+    ],
+)
+def test_the_address_is_read_as_runserver_reads_it(addrport, listen):
+    assert listen_address(addrport) == listen
+
+
+@pytest.mark.parametrize("addrport", ["nonsense", "127.0.0.1:", ":8000", "127.0.0.1:0", "1:65536"])
+def test_an_address_runserver_could_not_serve_at_is_refused_saying_what_to_give(addrport):
+    with pytest.raises(CommandError) as refused:
+        listen_address(addrport)
+    assert str(refused.value) == (
+        f"--addrport {addrport!r} is no address to serve at: give a port (8000) or an address "
+        "and a port (127.0.0.1:8000), the port from 1 to 65535."
+    )
+
+
+def test_a_free_port_passes_and_one_held_is_refused_in_a_sentence():
+    port = _free_port()
+    port_free("127.0.0.1", port)  # nothing listens there: no refusal
+    with socket.create_server(("127.0.0.1", port)), pytest.raises(CommandError) as refused:
+        port_free("127.0.0.1", port)
+    assert str(refused.value) == (
+        f"Cannot serve at 127.0.0.1 port {port}: Address already in use. Another program listens "
+        "there (a Bridgehead started before and still running?): stop it, or choose another "
+        "address or port with --addrport, as in --addrport 127.0.0.1:8001."
+    )
+    with pytest.raises(CommandError, match="Name or service not known: choose another address"):
+        port_free("no-such-host.invalid", port)

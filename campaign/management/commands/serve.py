@@ -5,7 +5,9 @@ off for it unless the environment sets DEBUG.
 
 One command for a new user: it supervises a Celery worker (with the beat scheduler embedded)
 and Django's development server, and stops both together on Ctrl-C, on a SIGINT or SIGTERM to it
-alone (a process manager, ``kill``) or when either dies.
+alone (a process manager, ``kill``), on a SIGHUP (its terminal closed) or when either dies; then
+it exits 1, saying which stopped. An address it cannot serve at (malformed, or a port another
+program listens on, say a ``serve`` left running elsewhere) is refused before anything starts.
 
 The two run in a process group of their own, so that stopping them reaches every process they
 started (the worker's pool too), and a group never holds whatever started ``serve``.
@@ -14,7 +16,9 @@ started (the worker's pool too), and a group never holds whatever started ``serv
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -23,7 +27,8 @@ import time
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.core.management.commands.runserver import naiveip_re
 
 from campaign.demo import demo_load
 from config.celery import worker_command
@@ -42,15 +47,19 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, addrport: str, no_demo: bool, verbose: bool, **options):
+        host, port = listen_address(addrport)
+        port_free(host, port)
         call_command("migrate", interactive=False, verbosity=1)
         logins = [] if no_demo else demo_load()
         broker = "Redis" if settings.REDIS_URL else "the embedded filesystem broker (var/celery)"
-        # A SIGTERM would end this process at once and leave the two behind: stop as Ctrl-C does.
-        # SIGINT too is handled here: a shell starting serve in the background passes it on
-        # ignored, and a process manager's SIGINT must still stop it.
-        signal.signal(signal.SIGTERM, _interrupt)
-        signal.signal(signal.SIGINT, _interrupt)
+        # A SIGTERM or SIGHUP would end this process at once and leave the two behind, in a
+        # process group no terminal reaches: stop as Ctrl-C does. SIGINT too is handled here: a
+        # shell starting serve in the background passes it on ignored, and a process manager's
+        # SIGINT must still stop it.
+        for signum in STOPPING:
+            signal.signal(signum, _interrupt)
         processes: dict[str, subprocess.Popen] = {}
+        dead: list[str] = []
         if not os.environ.get("SITE_URL") and (url := site_url(addrport)):
             os.environ["SITE_URL"] = url  # the worker's mails link to where the site is served
         try:
@@ -75,32 +84,93 @@ class Command(BaseCommand):
                 process_group=group,
             )
             # The logins come once both children have said their piece, as the last lines.
-            _wait_for_port(addrport, processes.values())
+            _wait_for_port(host, port, processes.values())
             time.sleep(1)
-            self.stdout.write(self.style.SUCCESS(f"\nBridgehead is running at http://{addrport}/"))
+            if any(p.poll() is not None for p in processes.values()):
+                raise _Stopped
+            running = f"\nBridgehead is running at {_address(host, port)}/"
+            self.stdout.write(self.style.SUCCESS(running))
             self.stdout.write(f"Worker on {broker}. Stop with Ctrl-C.")
             for username, password in logins:
                 self.stdout.write(f"  log in as {username} / {password}")
             self.stdout.flush()
             while all(p.poll() is None for p in processes.values()):
                 time.sleep(0.5)
-            dead = [name for name, p in processes.items() if p.poll() is not None]
-            self.stderr.write(f"{', '.join(dead)} stopped; shutting down.")
+            raise _Stopped
         except KeyboardInterrupt:
             pass
+        except _Stopped:
+            dead = [name for name, p in processes.items() if p.poll() is not None]
         finally:
             _stop(processes.values())
+        if dead:
+            # Its own lines above say why; a process manager or script is told by the status.
+            names = " and ".join(NAMES[name] for name in dead)
+            raise CommandError(
+                f"The {names} stopped on {'their' if len(dead) > 1 else 'its'} "
+                "own: everything serve started is stopped."
+            )
+
+
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop serve and all it started, as Ctrl-C does."""
+
+NAMES = {"worker": "worker", "web": "web server"}
+
+
+class _Stopped(Exception):
+    """A child stopped on its own: serve stops the rest and says so."""
+
+
+def listen_address(addrport: str) -> tuple[str, int]:
+    """The host and port the web server is to listen at, as ``runserver`` reads ``addrport``
+    ("8000", "127.0.0.1:8000", "[::1]:8000", "0:8000"); a ``CommandError`` saying why not."""
+    found = re.match(naiveip_re, addrport)
+    port = int(found["port"]) if found else 0
+    if not found or not 0 < port < 65536:
+        raise CommandError(
+            f"--addrport {addrport!r} is no address to serve at: give a port (8000) or an "
+            "address and a port (127.0.0.1:8000), the port from 1 to 65535."
+        )
+    host = found["addr"] or "127.0.0.1"
+    if found["ipv6"]:
+        host = host[1:-1]
+    elif host == "0":
+        host = "0.0.0.0"
+    return host, port
+
+
+def port_free(host: str, port: int) -> None:
+    """Refuse, in a sentence, an address the web server could not listen at: above all a port
+    some program already listens at, which would answer in the web server's place."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            # As the web server will: reusing an address only closed connections still hold.
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as error:
+        why = f"{error.strerror or error}:"
+        if error.errno == errno.EADDRINUSE:
+            why = (
+                f"{error.strerror}. Another program listens there (a Bridgehead started before "
+                "and still running?): stop it, or"
+            )
+        raise CommandError(
+            f"Cannot serve at {host} port {port}: {why} choose another address or port with "
+            "--addrport, as in --addrport 127.0.0.1:8001."
+        ) from error
 
 
 def site_url(addrport: str) -> str:
     """The address ``runserver`` serves ``addrport`` at ("8000" is 127.0.0.1's port), for the
     links of the worker's mails; "" when it listens on every interface (0.0.0.0, ::), which
     names no address a reader could open."""
-    host, _, port = addrport.rpartition(":")
-    host = host or "127.0.0.1"
-    if host in ("0", "0.0.0.0", "::", "[::]"):
-        return ""
-    return f"http://{host}:{port}"
+    host, port = listen_address(addrport)
+    return "" if host in ("0.0.0.0", "::") else _address(host, port)
+
+
+def _address(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _stop(processes, timeout: float = 15) -> None:
@@ -134,13 +204,12 @@ def _signal_group(group: int, signum: int) -> bool:
     return True
 
 
-def _wait_for_port(addrport: str, processes, timeout: float = 60) -> None:
+def _wait_for_port(host: str, port: int, processes, timeout: float = 60) -> None:
     """Until the web server accepts a connection (or a child dies, or ``timeout`` passes)."""
-    host, _, port = addrport.rpartition(":")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and all(p.poll() is None for p in processes):
         try:
-            with socket.create_connection((host or "127.0.0.1", int(port)), timeout=1):
+            with socket.create_connection((host, port), timeout=1):
                 return
         except OSError:
             time.sleep(0.25)
