@@ -14,28 +14,35 @@ from django.views.decorators.http import require_GET
 from config.celery import app
 
 
-def _database() -> str:
+def database_error() -> Exception | None:
+    """Why this process cannot reach its database, or None when it answers."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("select 1")
             cursor.fetchone()
-    except Exception as exc:  # any failure means "not healthy"; say which kind
-        return f"error: {type(exc).__name__}"
-    return "ok"
+    except Exception as exc:  # any failure means "not healthy"
+        return exc
+    return None
 
 
-def _broker() -> str:
+def broker_error() -> Exception | None:
+    """Why this process cannot reach its task queue, or None when it answers."""
     try:
         with app.connection_for_write() as broker:
             broker.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:
-        return f"error: {type(exc).__name__}"
-    return "ok"
+        return exc
+    return None
+
+
+def _said(error: Exception | None) -> str:
+    """A check's answer: "ok", or which kind of failure (its text may name hosts)."""
+    return "ok" if error is None else f"error: {type(error).__name__}"
 
 
 @never_cache
 @require_GET
 def healthz(request):
-    checks = {"database": _database(), "broker": _broker()}
+    checks = {"database": _said(database_error()), "broker": _said(broker_error())}
     healthy = all(value == "ok" for value in checks.values())
     return JsonResponse(checks, status=200 if healthy else 503)

@@ -82,10 +82,13 @@ def _healthy(port: int) -> bool:
         return False
 
 
-def _serve(tmp_path, port: int, *flags: str) -> subprocess.Popen:
-    # The embedded default: SQLite and the filesystem broker, in a folder of the test's own.
+def _serve(tmp_path, port: int, *flags: str, **servers: str | None) -> subprocess.Popen:
+    # The embedded default: SQLite and the filesystem broker, in a folder of the test's own
+    # (``servers``: DATABASE_URL or REDIS_URL instead).
     env = project_env(
-        BRIDGEHEAD_VAR_DIR=str(tmp_path), DATABASE_URL=None, REDIS_URL=None, SITE_URL=None
+        BRIDGEHEAD_VAR_DIR=str(tmp_path),
+        **{"DATABASE_URL": None, "REDIS_URL": None, **servers},
+        SITE_URL=None,
     )
     log = (tmp_path / "serve.log").open("w")
     with log:
@@ -202,6 +205,44 @@ def test_a_port_another_program_listens_at_is_refused_before_anything_starts(tmp
     assert "Another program listens there" in output
     assert "Bridgehead is running" not in output
     assert "Operations to perform" not in output  # refused before migrating, the demo, a worker
+
+
+@pytest.mark.parametrize(
+    ("server", "said"),
+    [
+        (
+            "DATABASE_URL",
+            "Cannot reach the database DATABASE_URL names: connection failed: connection to "
+            'server at "127.0.0.1", port {port} failed: Connection refused. Start it, or unset '
+            "DATABASE_URL to keep the data in SQLite under var/.",
+        ),
+        (
+            "REDIS_URL",
+            "Cannot reach Redis at REDIS_URL: Error 111 connecting to 127.0.0.1:{port}. "
+            "Connection refused. Start it, or unset REDIS_URL to use the embedded task queue "
+            "under var/.",
+        ),
+    ],
+)
+def test_a_server_the_settings_name_that_does_not_answer_is_refused_before_anything_starts(
+    tmp_path, server, said
+):
+    """Set, but down: the site would fail at its first page, or queue every battle for a worker
+    that never gets it, while serve said it ran."""
+    down = _free_port()  # nothing listens there
+    scheme = (
+        "postgres://postgres@127.0.0.1:{}/bridgehead"
+        if server == "DATABASE_URL"
+        else ("redis://127.0.0.1:{}/0")
+    )
+    serve = _serve(tmp_path, _free_port(), **{server: scheme.format(down)})
+    try:
+        assert serve.wait(timeout=60) == 1
+    finally:
+        serve.kill()
+    output = (tmp_path / "serve.log").read_text()
+    assert said.format(port=down) in output
+    assert "Operations to perform" not in output and "Bridgehead is running" not in output
 
 
 @pytest.mark.parametrize(

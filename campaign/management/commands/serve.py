@@ -7,7 +7,8 @@ One command for a new user: it supervises a Celery worker (with the beat schedul
 and Django's development server, and stops both together on Ctrl-C, on a SIGINT or SIGTERM to it
 alone (a process manager, ``kill``), on a SIGHUP (its terminal closed) or when either dies; then
 it exits 1, saying which stopped. An address it cannot serve at (malformed, or a port another
-program listens on, say a ``serve`` left running elsewhere) is refused before anything starts.
+program listens on, say a ``serve`` left running elsewhere), and a database or Redis the settings
+name that does not answer, are refused before anything starts.
 
 The two run in a process group of their own, so that stopping them reaches every process they
 started (the worker's pool too), and a group never holds whatever started ``serve``.
@@ -29,9 +30,11 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.core.management.commands.runserver import naiveip_re
+from django.db import connection
 
 from campaign.demo import demo_load
 from config.celery import worker_command
+from config.health import broker_error, database_error
 
 
 class Command(BaseCommand):
@@ -49,6 +52,7 @@ class Command(BaseCommand):
     def handle(self, *args, addrport: str, no_demo: bool, verbose: bool, **options):
         host, port = listen_address(addrport)
         port_free(host, port)
+        servers_answer()
         call_command("migrate", interactive=False, verbosity=1)
         logins = [] if no_demo else demo_load()
         broker = "Redis" if settings.REDIS_URL else "the embedded filesystem broker (var/celery)"
@@ -159,6 +163,26 @@ def port_free(host: str, port: int) -> None:
             f"Cannot serve at {host} port {port}: {why} choose another address or port with "
             "--addrport, as in --addrport 127.0.0.1:8001."
         ) from error
+
+
+def servers_answer() -> None:
+    """Refuse, in a sentence, a database or a Redis the settings name (``DATABASE_URL``,
+    ``REDIS_URL``) that does not answer: the site would fail at its first page, or queue every
+    battle for a worker that never gets it."""
+    if connection.vendor != "sqlite" and (error := database_error()):
+        raise CommandError(
+            f"Cannot reach the database DATABASE_URL names: {_first_line(error)}. Start it, or "
+            "unset DATABASE_URL to keep the data in SQLite under var/."
+        )
+    if settings.REDIS_URL and (error := broker_error()):
+        raise CommandError(
+            f"Cannot reach Redis at REDIS_URL: {_first_line(error)}. Start it, or unset "
+            "REDIS_URL to use the embedded task queue under var/."
+        )
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).strip().splitlines()[0].rstrip(".") if str(error).strip() else repr(error)
 
 
 def site_url(addrport: str) -> str:
