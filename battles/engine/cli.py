@@ -153,7 +153,13 @@ def format_result(result: BattleResult) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m battles.engine", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m battles.engine",
+        description="Fight one Team Bravo battle and print its account: each turn, each "
+        "activation and every die, then the outcome. The same scenario and seed fight the "
+        "same battle again.",
+        epilog="For example: python -m battles.engine factory-hold --seed 1",
+    )
     parser.add_argument(
         "scenario",
         help=f"scenario JSON file, or a bundled name: {', '.join(bundled_names())}",

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from battles.engine import load_scenario, run_battle
 from battles.engine.cli import format_account, format_json, main, simulate
 
@@ -114,3 +116,13 @@ def test_the_account_says_what_opposed_dice_came_to_in_the_storys_words():
     assert "    tank rolls penetration 6+4=10 vs 1, gets through\n" in text
     assert "    gun rolls armour 1+0=1 vs 10, pierced\n" in text
     assert "win" not in text.replace("Winner", "") and "lose" not in text
+
+
+def test_the_help_tells_a_user_what_the_command_does_with_an_example(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "Fight one Team Bravo battle and print its account" in said
+    assert "For example: python -m battles.engine factory-hold --seed 1" in said
+    assert "management command" not in said  # the module's docstring is for its readers
