@@ -166,3 +166,16 @@ def test_who_is_favoured_asked_twice_at_once_is_one_run_and_asked_again_a_new_on
     assert answer != data["odds_key"]
     _, later = _ask(client, world, {**data, "odds_key": answer})
     assert later.pk != run.pk and OddsRun.objects.count() == 2
+
+
+def test_a_queued_run_counts_its_battles_with_thousands_grouped(client, world):
+    units = _free_all(world)
+    login(client, world, "gm")
+    data = _setup_data(units, world, odds_battles="10000")
+    with mock.patch("battles.odds.odds_enqueue"):
+        client.post(_url("battle-setup", world), {**data, "action": "odds"})
+    run = OddsRun.objects.latest("id")
+    text = client.get(_url("battle-odds", world, run.pk), **HTMX).content.decode()
+    assert "Queued: waiting for workers (at most 10,000 battles)." in text
+    page = client.get(_url("battle-odds", world, run.pk)).content.decode()
+    assert "at most 10,000 battles, until every outcome is within ±2 points" in page

@@ -266,3 +266,15 @@ def test_the_verdict_never_rounds_a_side_that_won_to_none():
     assert "against 0%" not in favoured
     swept = _verdict((0.996, 0.972, 0.999), (0.0, 0.0, 0.019))
     assert "it wins 99.6% of the battles (against 0%)" in swept
+
+
+def test_counts_of_battles_are_written_with_thousands_grouped_and_the_seed_as_typed(
+    owner_client, owner, scenario
+):
+    with mock.patch("battles.odds.odds_enqueue"):
+        run = odds_launch(scenario=scenario, battles=12000, seed=1234567, created_by=owner)
+    page = owner_client.get(reverse("battles:odds-detail", args=[run.pk])).content.decode()
+    # The seed is copied into a form to fight a battle again: no separator in it.
+    assert "at most 12,000 battles, with seeds 1234567 and on" in page
+    listed = owner_client.get(reverse("battles:odds-list")).content.decode()
+    assert "0 of at most 12,000" in listed
