@@ -130,6 +130,14 @@ def test_a_signal_to_serve_alone_stops_every_process_it_started(tmp_path, signal
     finally:
         serve.kill()
         _kill(started | _descendants(serve.pid))
+    _stopped_of_their_own_accord((tmp_path / "serve.log").read_text())
+
+
+def _stopped_of_their_own_accord(output: str) -> None:
+    """Each child stopped by its own shutdown: the worker closed its pool itself (a pool
+    process signalled beside it dies at once, and the worker then waits on it until killed)."""
+    assert "would not stop in 15 s" not in output
+    assert "exited with 'signal" not in output
 
 
 def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path):
@@ -165,6 +173,7 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
         serve.kill()
         _kill(started | _descendants(serve.pid))
     output = (tmp_path / "serve.log").read_text()
+    _stopped_of_their_own_accord(output)
     assert "log in as gm / bridgehead-gm" in output
     # The logins come after the web server's banner, and the console carries no broker noise.
     assert output.index("log in as gm") > output.index("Quit the server with")

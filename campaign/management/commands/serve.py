@@ -5,13 +5,14 @@ off for it unless the environment sets DEBUG.
 
 One command for a new user: it supervises a Celery worker (with the beat scheduler embedded)
 and Django's development server, and stops both together on Ctrl-C, on a SIGINT or SIGTERM to it
-alone (a process manager, ``kill``), on a SIGHUP (its terminal closed) or when either dies; then
-it exits 1, saying which stopped. An address it cannot serve at (malformed, or a port another
+alone (a process manager, ``kill``), on a SIGHUP (its terminal closed) or when either dies (then
+it exits 1, saying which stopped). An address it cannot serve at (malformed, or a port another
 program listens on, say a ``serve`` left running elsewhere), and a database or Redis the settings
 name that does not answer, are refused before anything starts.
 
-The two run in a process group of their own, so that stopping them reaches every process they
-started (the worker's pool too), and a group never holds whatever started ``serve``.
+Each is asked to stop on its own (the worker closes its pool itself); the two run in a process
+group of their own, so that whatever of them is left after 15 s (the worker's pool too) is killed
+as one, and a group never holds whatever started ``serve``.
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ class Command(BaseCommand):
         except _Stopped:
             dead = [name for name, p in processes.items() if p.poll() is not None]
         finally:
-            _stop(processes.values())
+            if _stop(processes.values()):
+                self.stderr.write("Some of what serve started would not stop in 15 s: killed.")
         if dead:
             # Its own lines above say why; a process manager or script is told by the status.
             names = " and ".join(NAMES[name] for name in dead)
@@ -197,16 +199,20 @@ def _address(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def _stop(processes, timeout: float = 15) -> None:
-    """Stop the children's process group: SIGTERM to all of it, then SIGKILL to what is left
-    after ``timeout``. A second Ctrl-C or SIGTERM meanwhile cannot cut this short."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+def _stop(processes, timeout: float = 15) -> bool:
+    """Stop the children: SIGTERM to each, then SIGKILL to what is left of their process group
+    after ``timeout``; whether anything had to be killed. Each is signalled alone, not its
+    group: a worker whose pool was signalled too waits on processes already gone, and is
+    killed at the timeout. A second Ctrl-C, SIGTERM or SIGHUP meanwhile cannot cut this short."""
+    for signum in STOPPING:
+        signal.signal(signum, signal.SIG_IGN)
     processes = list(processes)
     if not processes:
-        return
+        return False
     group = processes[0].pid
-    _signal_group(group, signal.SIGTERM)
+    for p in processes:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + timeout
     for p in processes:
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -214,9 +220,10 @@ def _stop(processes, timeout: float = 15) -> None:
     # The worker's pool may outlive the worker by a moment; whatever is left then is killed.
     while _signal_group(group, 0) and time.monotonic() < deadline:
         time.sleep(0.1)
-    _signal_group(group, signal.SIGKILL)
+    killed = _signal_group(group, signal.SIGKILL)
     for p in processes:
         p.wait()
+    return killed
 
 
 def _signal_group(group: int, signum: int) -> bool:
