@@ -82,19 +82,26 @@ def _healthy(port: int) -> bool:
         return False
 
 
-def _serve(tmp_path, port: int, *flags: str, **servers: str | None) -> subprocess.Popen:
+def _serve(
+    tmp_path, port: int, *flags: str, cwd: Path = ROOT, **settings: str | None
+) -> subprocess.Popen:
     # The embedded default: SQLite and the filesystem broker, in a folder of the test's own
-    # (``servers``: DATABASE_URL or REDIS_URL instead).
+    # (``settings``: DATABASE_URL or REDIS_URL instead, or another BRIDGEHEAD_VAR_DIR).
     env = project_env(
-        BRIDGEHEAD_VAR_DIR=str(tmp_path),
-        **{"DATABASE_URL": None, "REDIS_URL": None, **servers},
+        **{
+            "BRIDGEHEAD_VAR_DIR": str(tmp_path),
+            "DATABASE_URL": None,
+            "REDIS_URL": None,
+            **settings,
+        },
         SITE_URL=None,
     )
     log = (tmp_path / "serve.log").open("w")
     with log:
+        manage = str(ROOT / "manage.py")
         return subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--addrport", f"127.0.0.1:{port}", *flags],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [sys.executable, manage, "serve", "--addrport", f"127.0.0.1:{port}", *flags],
+            cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
 
 
@@ -178,6 +185,41 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
     # The logins come after the web server's banner, and the console carries no broker noise.
     assert output.index("log in as gm") > output.index("Quit the server with")
     assert "No hostname was supplied" not in output
+
+
+READY = (" ready.", "Stop with Ctrl-C.")
+"""What the worker (at --verbose) and serve say once both run."""
+
+
+def test_serve_started_from_another_folder_runs_both_on_the_data_it_names(tmp_path):
+    """From any folder, with BRIDGEHEAD_VAR_DIR relative to it: the worker finds the project,
+    and the web server and the worker keep their data where serve does."""
+    port = _free_port()
+    serve = _serve(
+        tmp_path, port, "--no-demo", "--verbose", cwd=tmp_path, BRIDGEHEAD_VAR_DIR="here"
+    )
+    started: set[int] = set()
+    try:
+        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
+        wait_for(
+            lambda: all(said in (tmp_path / "serve.log").read_text() for said in READY),
+            timeout=60,
+            what="the worker to be ready and serve to say it runs",
+        )
+        started = _descendants(serve.pid)
+        assert serve.poll() is None
+        here = tmp_path / "here"
+        assert (here / "bridgehead.sqlite3").exists() and (here / "celery" / "queue").is_dir()
+        environs = [_environ(pid) for pid in started]
+        assert {e.get("BRIDGEHEAD_VAR_DIR") for e in environs if e} == {str(here)}
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(timeout=30) == 0
+    finally:
+        serve.kill()
+        _kill(started | _descendants(serve.pid))
+    output = (tmp_path / "serve.log").read_text()
+    assert f"Worker on the embedded filesystem broker ({here / 'celery'})." in output
+    assert not (ROOT / "here").exists()
 
 
 def test_a_child_that_stops_on_its_own_stops_the_other_and_serve_exits_1_saying_which(tmp_path):

@@ -56,7 +56,11 @@ class Command(BaseCommand):
         servers_answer()
         call_command("migrate", interactive=False, verbosity=1)
         logins = [] if no_demo else demo_load()
-        broker = "Redis" if settings.REDIS_URL else "the embedded filesystem broker (var/celery)"
+        broker = (
+            "Redis"
+            if settings.REDIS_URL
+            else f"the embedded filesystem broker ({settings.CELERY_QUEUE_DIR})"
+        )
         # A SIGTERM or SIGHUP would end this process at once and leave the two behind, in a
         # process group no terminal reaches: stop as Ctrl-C does. SIGINT too is handled here: a
         # shell starting serve in the background passes it on ignored, and a process manager's
@@ -67,6 +71,10 @@ class Command(BaseCommand):
         dead: list[str] = []
         if not os.environ.get("SITE_URL") and (url := site_url(addrport)):
             os.environ["SITE_URL"] = url  # the worker's mails link to where the site is served
+        # Both run in the project's folder, wherever serve was started from, on the data this
+        # process migrated (a relative BRIDGEHEAD_VAR_DIR is read from where serve started).
+        folder = settings.BASE_DIR
+        os.environ["BRIDGEHEAD_VAR_DIR"] = str(settings.VAR_DIR)
         try:
             processes["worker"] = subprocess.Popen(
                 worker_command(
@@ -77,6 +85,7 @@ class Command(BaseCommand):
                     "--concurrency",
                     "2",
                 ),
+                cwd=folder,
                 process_group=0,
             )
             group = processes["worker"].pid
@@ -84,7 +93,7 @@ class Command(BaseCommand):
             # DEBUG off (unless DEBUG is set), and --insecure still serves the static files.
             processes["web"] = subprocess.Popen(
                 [sys.executable, "manage.py", "runserver", addrport, "--noreload", "--insecure"],
-                cwd=settings.BASE_DIR,
+                cwd=folder,
                 env={**os.environ, "DEBUG": os.environ.get("DEBUG", "false")},
                 process_group=group,
             )
