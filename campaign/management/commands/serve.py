@@ -193,7 +193,9 @@ def servers_answer() -> None:
 
 
 def _first_line(error: Exception) -> str:
-    return str(error).strip().splitlines()[0].rstrip(".") if str(error).strip() else repr(error)
+    """What the error says, its first line (psycopg adds a hint below), or its kind."""
+    said = str(error).strip()
+    return said.splitlines()[0].rstrip(".") if said else type(error).__name__
 
 
 def site_url(addrport: str) -> str:
