@@ -83,7 +83,12 @@ def _healthy(port: int) -> bool:
 
 
 def _serve(
-    tmp_path, port: int, *flags: str, cwd: Path = ROOT, **settings: str | None
+    tmp_path,
+    port: int,
+    *flags: str,
+    cwd: Path = ROOT,
+    nohup: bool = False,
+    **settings: str | None,
 ) -> subprocess.Popen:
     # The embedded default: SQLite and the filesystem broker, in a folder of the test's own
     # (``settings``: DATABASE_URL or REDIS_URL instead, or another BRIDGEHEAD_VAR_DIR).
@@ -102,7 +107,13 @@ def _serve(
         return subprocess.Popen(
             [sys.executable, manage, "serve", "--addrport", f"127.0.0.1:{port}", *flags],
             cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=_ignore_hangups if nohup else None,
         )  # fmt: skip
+
+
+def _ignore_hangups() -> None:
+    """As ``nohup`` starts a command: SIGHUP ignored."""
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 @pytest.mark.parametrize(
@@ -145,6 +156,29 @@ def _stopped_of_their_own_accord(output: str) -> None:
     process signalled beside it dies at once, and the worker then waits on it until killed)."""
     assert "would not stop in 15 s" not in output
     assert "exited with 'signal" not in output
+
+
+def test_serve_started_under_nohup_outlives_its_terminal(tmp_path):
+    port = _free_port()
+    serve = _serve(tmp_path, port, "--no-demo", nohup=True)
+    started: set[int] = set()
+    try:
+        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
+        wait_for(
+            lambda: "Stop with Ctrl-C." in (tmp_path / "serve.log").read_text(),
+            timeout=30,
+            what="serve to say it runs",
+        )
+        started = _descendants(serve.pid)
+        serve.send_signal(signal.SIGHUP)
+        time.sleep(2)
+        assert serve.poll() is None and _healthy(port) and _alive(started) == started
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(timeout=30) == 0
+        assert not _alive(started)
+    finally:
+        serve.kill()
+        _kill(started | _descendants(serve.pid))
 
 
 def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path):

@@ -5,10 +5,10 @@ off for it unless the environment sets DEBUG.
 
 One command for a new user: it supervises a Celery worker (with the beat scheduler embedded)
 and Django's development server, and stops both together on Ctrl-C, on a SIGINT or SIGTERM to it
-alone (a process manager, ``kill``), on a SIGHUP (its terminal closed) or when either dies (then
-it exits 1, saying which stopped). An address it cannot serve at (malformed, or a port another
-program listens on, say a ``serve`` left running elsewhere), and a database or Redis the settings
-name that does not answer, are refused before anything starts.
+alone (a process manager, ``kill``), on a SIGHUP (its terminal closed; not under ``nohup``) or
+when either dies (then it exits 1, saying which stopped). An address it cannot serve at
+(malformed, or a port another program listens on, say a ``serve`` left running elsewhere), and a
+database or Redis the settings name that does not answer, are refused before anything starts.
 
 Each is asked to stop on its own (the worker closes its pool itself); the two run in a process
 group of their own, so that whatever of them is left after 15 s (the worker's pool too) is killed
@@ -66,6 +66,8 @@ class Command(BaseCommand):
         # shell starting serve in the background passes it on ignored, and a process manager's
         # SIGINT must still stop it.
         for signum in STOPPING:
+            if signum == signal.SIGHUP and signal.getsignal(signum) == signal.SIG_IGN:
+                continue  # started under nohup: it is to outlive its terminal
             signal.signal(signum, _interrupt)
         processes: dict[str, subprocess.Popen] = {}
         dead: list[str] = []
