@@ -42,7 +42,12 @@ class Command(BaseCommand):
     help = "Migrate, load the demo, then run a Celery worker and the web server together."
 
     def add_arguments(self, parser):
-        parser.add_argument("--addrport", default="127.0.0.1:8000")
+        parser.add_argument(
+            "--addrport",
+            default="127.0.0.1:8000",
+            help="Where the web server listens: a port, or an address and a port "
+            "(default 127.0.0.1:8000; 0.0.0.0:8000 for every interface).",
+        )
         parser.add_argument("--no-demo", action="store_true", help="Do not load the demo.")
         parser.add_argument(
             "--verbose",
