@@ -82,6 +82,15 @@ def _healthy(port: int) -> bool:
         return False
 
 
+def _running(tmp_path, port: int, *said: str) -> None:
+    """Until the site answers /healthz and serve's output holds each of ``said``."""
+    wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
+    log = tmp_path / "serve.log"
+    wait_for(
+        lambda: all(s in log.read_text() for s in said), timeout=60, what=f"serve to say {said}"
+    )
+
+
 def _serve(
     tmp_path,
     port: int,
@@ -132,7 +141,7 @@ def test_a_signal_to_serve_alone_stops_every_process_it_started(tmp_path, signal
     serve = _serve(tmp_path, port, "--no-demo")
     started: set[int] = set()
     try:
-        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
+        _running(tmp_path, port)
 
         def pool_forked() -> bool:
             # The worker and the web server, and the worker's pool once it has forked.
@@ -163,12 +172,7 @@ def test_serve_started_under_nohup_outlives_its_terminal(tmp_path):
     serve = _serve(tmp_path, port, "--no-demo", nohup=True)
     started: set[int] = set()
     try:
-        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
-        wait_for(
-            lambda: "Stop with Ctrl-C." in (tmp_path / "serve.log").read_text(),
-            timeout=30,
-            what="serve to say it runs",
-        )
+        _running(tmp_path, port, "Stop with Ctrl-C.")
         started = _descendants(serve.pid)
         serve.send_signal(signal.SIGHUP)
         time.sleep(2)
@@ -186,12 +190,7 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
     serve = _serve(tmp_path, port)
     started: set[int] = set()
     try:
-        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
-        wait_for(
-            lambda: "log in as bob" in (tmp_path / "serve.log").read_text(),
-            timeout=30,
-            what="the logins to be printed",
-        )
+        _running(tmp_path, port, "log in as bob")
         # The site's own 404, not Django's debug page; the static files and icon still answer.
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page/", timeout=10)
@@ -221,10 +220,6 @@ def test_serve_runs_the_site_and_a_sigterm_stops_everything_it_started(tmp_path)
     assert "No hostname was supplied" not in output
 
 
-READY = (" ready.", "Stop with Ctrl-C.")
-"""What the worker (at --verbose) and serve say once both run."""
-
-
 def test_serve_started_from_another_folder_runs_both_on_the_data_it_names(tmp_path):
     """From any folder, with BRIDGEHEAD_VAR_DIR relative to it: the worker finds the project,
     and the web server and the worker keep their data where serve does."""
@@ -234,12 +229,7 @@ def test_serve_started_from_another_folder_runs_both_on_the_data_it_names(tmp_pa
     )
     started: set[int] = set()
     try:
-        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
-        wait_for(
-            lambda: all(said in (tmp_path / "serve.log").read_text() for said in READY),
-            timeout=60,
-            what="the worker to be ready and serve to say it runs",
-        )
+        _running(tmp_path, port, " ready.", "Stop with Ctrl-C.")  # the worker's, at --verbose
         started = _descendants(serve.pid)
         assert serve.poll() is None
         here = tmp_path / "here"
@@ -261,7 +251,7 @@ def test_a_child_that_stops_on_its_own_stops_the_other_and_serve_exits_1_saying_
     serve = _serve(tmp_path, port, "--no-demo")
     started: set[int] = set()
     try:
-        wait_for(lambda: _healthy(port), timeout=120, what="the site to answer /healthz")
+        _running(tmp_path, port)
         started = _descendants(serve.pid)
         web = [pid for pid in started if b"runserver" in Path(f"/proc/{pid}/cmdline").read_bytes()]
         assert len(web) == 1
