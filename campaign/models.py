@@ -176,8 +176,9 @@ class Invitation(models.Model):
     It names the invitee as the GM typed the name (a username, or an e-mail address in lower
     case), not as an account: whether such an account exists is never told to the GM, so an
     invitation to a name nobody has looks, and is kept, just like any other. Its link (with
-    ``link_key``) is what the GM sends someone with no account yet: whoever opens it may join
-    by it, making an account there (`services.members.invitation_join`).
+    ``link_key``) is what the GM sends someone with no account yet, and what is mailed to an
+    address invited (`InvitationMail`): whoever opens it may join by it, making an account
+    there (`services.members.invitation_join`).
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
@@ -214,6 +215,30 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.invitee} ({self.get_role_display()}) to {self.campaign}"
+
+
+class InvitationMail(models.Model):
+    """An invitation's link mailed to the e-mail address it was sent to
+    (`services.invitation_mail`): kept while its invitation waits, so the GM's list says when it
+    went, and for a day after, so an inviter's mails in any 24 hours are counted even after
+    their invitations are withdrawn."""
+
+    invitation = models.ForeignKey(
+        Invitation, on_delete=models.SET_NULL, null=True, blank=True, related_name="mails"
+    )
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+        help_text="Who sent the invitation: the one whose mails a day are counted.",
+    )  # fmt: skip
+    address = models.EmailField()
+    asked_at = models.DateTimeField(default=timezone.now)
+    mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-asked_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"an invitation mailed to {self.address}"
 
 
 class InvitationAnswer(models.Model):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from campaign.services import accounts, battles, housekeeping, notices
+from campaign.services import accounts, battles, housekeeping, invitation_mail, notices
 
 
 @shared_task(acks_late=True)
@@ -29,6 +29,12 @@ def campaign_notices_send(campaign_id: int) -> int:
 def email_confirm_send(change_id: int, site: str) -> bool:
     """Mail the link that confirms an address asked for (campaign.services.accounts)."""
     return accounts.email_confirm_mail(change_id=change_id, site=site)
+
+
+@shared_task(acks_late=True)
+def invitation_mail_send(mail_id: int, site: str) -> bool:
+    """Mail an invitation's link to the address it names (campaign.services.invitation_mail)."""
+    return invitation_mail.invitation_mail_send(mail_id=mail_id, site=site)
 
 
 @shared_task

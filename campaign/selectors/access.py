@@ -74,10 +74,13 @@ def with_holdings(invitations: QuerySet[Invitation]) -> QuerySet[Invitation]:
     )
 
 
-def invitations_holding(campaign: Campaign) -> list[Invitation]:
+def invitations_holding(campaign: Campaign, *, mails: bool = False) -> list[Invitation]:
     """The campaign's invitations waiting, by invitee, each with what accepting it hands over
-    (`with_holdings`)."""
-    return list(with_holdings(campaign.invitations.order_by("invitee")))
+    (`with_holdings`), and with ``mails`` its link's mails, the latest first (``mailed``)."""
+    invitations = with_holdings(campaign.invitations.order_by("invitee"))
+    if mails:
+        invitations = invitations.prefetch_related(Prefetch("mails", to_attr="mailed"))
+    return list(invitations)
 
 
 def may_give_orders(*, role: str | None, owns: bool) -> bool:

@@ -33,6 +33,7 @@ from campaign.services._record import (
 )
 from campaign.services.accounts import email_ask_unchecked, email_taken
 from campaign.services.campaigns import role_refusal
+from campaign.services.invitation_mail import invitation_mail_ask, over_the_day
 from units.models import new_version
 from units.words import and_words
 
@@ -87,12 +88,16 @@ def _account(invitee: str) -> Any:
 
 
 @transaction.atomic
-def invitation_send(*, campaign: Campaign, invitee: str, role: str, actor: Any = None) -> None:
+def invitation_send(
+    *, campaign: Campaign, invitee: str, role: str, actor: Any = None, site: str = ""
+) -> str:
     """Invite someone by username or e-mail address to join the campaign in ``role``.
 
-    Nothing is returned and nothing said differs between an account that exists and one that
-    does not (the caller answers `INVITED` either way); an invitation to someone in the
-    campaign already is dropped; a second invitation to the same name changes its role.
+    Nothing said differs between an account that exists and one that does not (the caller
+    answers `INVITED` either way); an invitation to someone in the campaign already is dropped;
+    a second invitation to the same name changes its role. An invitation to an e-mail address
+    mails its link there, at ``site`` (`services.invitation_mail`); what is returned is why it
+    was not mailed, in a sentence, or "".
     """
     require_manager(campaign, actor)
     key = invitee_key(invitee)
@@ -104,20 +109,24 @@ def invitation_send(*, campaign: Campaign, invitee: str, role: str, actor: Any =
     if errors:
         raise ValidationError(errors)
     Campaign.objects.select_for_update().filter(pk=campaign.pk).first()  # one count at a time
+    asked_by = actor or campaign.gm
     user = _account(key)
     if user is not None and (
         user.pk == campaign.gm_id or campaign.memberships.filter(user=user).exists()
     ):
-        return
+        # What a stranger's address would be told at the day's most: no account is betrayed.
+        return over_the_day(asked_by) if "@" in key and site else ""
     pending = campaign.invitations.filter(invitee=key).first()
     if pending is None and campaign.invitations.count() >= MAX_PENDING_INVITATIONS:
         raise ValidationError(
             {"invitee": f"{MAX_PENDING_INVITATIONS} invitations are waiting: withdraw some first"}
         )
+    changed = pending is None or pending.role != role
     pending = pending or Invitation(campaign=campaign, invitee=key)
     pending.role = role
     pending.invited_by = actor
     pending.save()
+    return invitation_mail_ask(pending, asked_by=asked_by, site=site, changed=changed)
 
 
 class InvitationAnswered(ValidationError):

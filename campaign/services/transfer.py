@@ -348,11 +348,12 @@ def import_name(name: str, gm: Any) -> str:
         number += 1
 
 
-def _invite(campaign: Campaign, name: str, role: str, gm: Any) -> Invitation | None:
+def _invite(campaign: Campaign, name: str, role: str, gm: Any, site: str) -> Invitation | None:
     """An invitation to ``name`` from the GM, as "Invite a player" sends one (whether or not
-    such an account exists); None once the campaign's invitations are at their cap."""
+    such an account exists, mailed to an address at ``site``); None once the campaign's
+    invitations are at their cap."""
     try:
-        invitation_send(campaign=campaign, invitee=name, role=role, actor=gm)
+        invitation_send(campaign=campaign, invitee=name, role=role, actor=gm, site=site)
     except ValidationError:
         return None  # the cap: `campaign_import_summary` names who was not invited
     return campaign.invitations.filter(invitee=invitee_key(name)).first()
@@ -366,6 +367,7 @@ def campaign_import(
     keep_members: bool = False,
     request_key: uuid.UUID | None = None,
     refight_most: int | None = REFIGHT_MOST,
+    site: str = "",
 ) -> Campaign:
     """A new campaign from an export, run by ``gm``: the import page passes whoever imports;
     by default (the site's commands) it is the export's own GM, by username.
@@ -382,7 +384,8 @@ def campaign_import(
     The invitations waiting in the export are sent again either way, each with a new link and
     holding what it held there (`check_invitations`); one to whoever imports (by any name it may
     carry: `invitee_keys`) is dropped, as they run the campaign now, and the characters it held
-    are theirs to play.
+    are theirs to play. An invitation to an e-mail address mails its new link there, at ``site``
+    (`services.invitation_mail`).
     A name the GM has a campaign of already is told apart (`import_name`).
 
     A repeated request with the same ``request_key`` (the import form's) is the campaign the
@@ -518,7 +521,7 @@ def campaign_import(
             Membership.objects.create(campaign=campaign, user=user, role=role)
             users[name] = user
         else:
-            invitation = _invite(campaign, name, role, gm)
+            invitation = _invite(campaign, name, role, gm, site)
             if invitation is not None:
                 held[name] = invitation
     # The file's invitations are sent again, each with a new link, holding what they held there:
@@ -535,7 +538,9 @@ def campaign_import(
         name = invitee_key(waiting["invitee"])
         forces_for |= dict.fromkeys(waiting["forces"], name)
         characters_for |= dict.fromkeys(waiting["characters"], name)
-        invitation = None if name in importer else _invite(campaign, name, waiting["role"], gm)
+        invitation = (
+            None if name in importer else _invite(campaign, name, waiting["role"], gm, site)
+        )
         if invitation is not None:
             held[name] = invitation
 

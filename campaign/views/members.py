@@ -38,6 +38,7 @@ from campaign.services.notices import notices_set
 from campaign.views._common import action_done, base_context, form_action, said_on_top, sent_already
 from campaign.views.join import invitation_gone
 from campaign.views.pages import DASHBOARD, dashboard_context
+from config.site import site_address
 from units.words import and_words
 
 HAND_OVER = "campaign/hand_over.html"
@@ -91,13 +92,14 @@ def invitation_send_view(request: HttpRequest, pk: int) -> HttpResponse:
         # Refused beside the name, not reported as done: nothing is sent.
         if refusal := _in_campaign_already(viewer, data["invitee"]):
             raise ValidationError({"invitee": refusal})
-        invitation_send(
+        unmailed = invitation_send(
             campaign=viewer.campaign,
             invitee=data["invitee"],
             role=data["role"],
             actor=request.user,
+            site=site_address(request),
         )
-        return reverse("campaign:dashboard", args=[pk]), INVITED
+        return reverse("campaign:dashboard", args=[pk]), f"{INVITED} {unmailed}".strip()
 
     return form_action(
         request,

@@ -298,7 +298,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         context["member_remove_form"] = forms.get("member_remove_form") or MemberRemoveForm(
             campaign=campaign, members=members
         )
-        context["invitations"] = invitations_holding(campaign)
+        context["invitations"] = invitations_holding(campaign, mails=True)
         context["force_form"] = forms.get("force_form") or ForceForm(
             campaign=campaign, members=members
         )

@@ -32,6 +32,7 @@ from campaign.transfer.export import campaign_export, export_text
 from campaign.transfer.problems import import_problems
 from campaign.transfer.roster import roster_rows
 from config.security import megabytes
+from config.site import site_address
 
 IMPORT = "campaign/import.html"
 SHOWN_ERRORS = 50
@@ -84,7 +85,10 @@ def campaign_import_view(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data["data"]
     try:
         campaign = campaign_import(
-            data=data, gm=request.user, request_key=form.cleaned_data["request_key"]
+            data=data,
+            gm=request.user,
+            request_key=form.cleaned_data["request_key"],
+            site=site_address(request),
         )
     except ValidationError as error:
         problems = import_problems(error, data)

@@ -27,7 +27,11 @@ def test_form_keys_and_email_asks_go_once_nothing_can_need_them(cast):
     for hours in (1, CONFIRM_DAYS * 24 - 1, CONFIRM_DAYS * 24 + 1):
         EmailChange.objects.create(user=cast.player, address=f"{hours}@example.org",
                                    asked_at=now - timedelta(hours=hours))  # fmt: skip
-    assert stale_records_delete(now=now) == {"form keys": 1, "e-mail asks": 1}
+    assert stale_records_delete(now=now) == {
+        "form keys": 1,
+        "e-mail asks": 1,
+        "invitation mails": 0,
+    }
     assert sorted(FormSent.objects.values_list("message", flat=True)) == [
         "0 days ago",
         f"{FORM_KEY_DAYS - 1} days ago",
@@ -36,7 +40,11 @@ def test_form_keys_and_email_asks_go_once_nothing_can_need_them(cast):
         "1@example.org",
         f"{CONFIRM_DAYS * 24 - 1}@example.org",
     ]
-    assert stale_records_delete(now=now) == {"form keys": 0, "e-mail asks": 0}
+    assert stale_records_delete(now=now) == {
+        "form keys": 0,
+        "e-mail asks": 0,
+        "invitation mails": 0,
+    }
 
 
 def test_the_beat_runs_it_every_hour_on_the_housekeeping_queue():
@@ -48,4 +56,4 @@ def test_the_beat_runs_it_every_hour_on_the_housekeeping_queue():
     assert tasks.delete_stale_records.name == entry["task"]
     route = current_app.amqp.router.route({}, entry["task"], (), {})
     assert route["queue"].name == "housekeeping"
-    assert tasks.delete_stale_records() == {"form keys": 0, "e-mail asks": 0}
+    assert tasks.delete_stale_records() == {"form keys": 0, "e-mail asks": 0, "invitation mails": 0}

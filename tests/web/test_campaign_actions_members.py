@@ -9,11 +9,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core import mail
 from django.core.exceptions import ValidationError
+from django.test import override_settings
 from django.urls import reverse
 
+from campaign import tasks
 from campaign.models import Campaign
 from campaign.services import campaign_create, campaign_update
+from campaign.services.invitation_mail import invitation_mail_send
 from tests.web.campaign_world import login
 from tests.web.test_campaign_actions_calendar import _field_errors
 
@@ -253,3 +257,39 @@ def test_an_invitation_withdrawn_while_its_page_was_open_says_so_and_what_to_do(
         assert "the GM withdrew it" in text and "ask the GM for a new invitation" in text
         assert f'href="{reverse("campaign:list")}"' in text
     assert not campaign.memberships.filter(user=world.users["outsider"]).exists()
+
+
+@override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
+def test_an_invitation_to_an_address_mails_its_link_and_the_list_says_when(
+    client, world, monkeypatch, django_capture_on_commit_callbacks
+):
+    queued: list[tuple[int, str]] = []
+    monkeypatch.setattr(tasks.invitation_mail_send, "delay", lambda *args: queued.append(args))
+    login(client, world, "gm")
+    dashboard = reverse("campaign:dashboard", args=[world.campaign.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("campaign:invite", args=[world.campaign.pk]),
+            {"invitee": "Dana@Example.org", "role": "player"},
+            follow=True,
+        )
+    assert "If an account by that name exists, it has been invited." in response.text
+    item = _invitation_item(response.text, "dana@example.org")
+    assert "dana@example.org, as a player; its link is on its way there by e-mail" in item
+    # The link goes to the address the GM's page was opened at.
+    [(mail_id, site)] = queued
+    assert site == "http://testserver"
+    invitation_mail_send(mail_id=mail_id, site=site)
+    (sent,) = mail.outbox
+    key = world.campaign.invitations.get(invitee="dana@example.org").link_key
+    assert f"http://testserver/campaigns/join/{key}/" in sent.body
+    item = _invitation_item(client.get(dashboard).text, "dana@example.org")
+    assert re.search(
+        r"; its link was mailed there on <time datetime=\"[^\"]+\">\d+ \w+ \d{4}", item
+    )
+
+
+def _invitation_item(page: str, invitee: str) -> str:
+    """The line of the GM's list of waiting invitations that names ``invitee``."""
+    (item,) = [li for li in re.findall(r"<li>(.*?)</li>", page, re.S) if li.startswith(invitee)]
+    return item

@@ -21,6 +21,7 @@ from battles.jsontext import read_json
 from campaign.services import campaign_import
 from campaign.services.transfer import campaign_import_summary
 from campaign.transfer.problems import import_problem_text, import_problems
+from config.site import site_address
 from units.words import given
 
 
@@ -79,7 +80,11 @@ class Command(BaseCommand):
                     if gm is None:
                         raise CommandError(f"no user {given(options['gm'])} on this site")
                 campaign = campaign_import(
-                    data=data, gm=gm, keep_members=options["keep_members"], refight_most=None
+                    data=data,
+                    gm=gm,
+                    keep_members=options["keep_members"],
+                    refight_most=None,
+                    site=site_address(),  # SITE_URL: no link can be mailed without it
                 )
         except ValidationError as error:
             # Each problem by its path and the names along it, as the import page says it.
