@@ -2,9 +2,8 @@
 
 The GM who invites dana@example.org means her to get it: the link goes to that address once
 the invitation commits, through the worker, and the GM's list of waiting invitations says when
-it went. A mail goes when the invitation is made, when its role changes, and when it was never
-mailed (the GM presses Invite again); to mail a link again otherwise, the GM withdraws the
-invitation and invites anew, which makes a new link and leaves the old one dead. An inviter
+it went. Inviting the address again mails it again (she lost it; its role changed), unless a
+mail to it is still on its way, which reads the invitation as it is when it goes. An inviter
 sends at most `MAILS_PER_DAY` in any 24 hours, so a GM's account cannot flood inboxes; past that,
 the invitation is made all the same, unmailed, and the GM copies its link. Invitations to a
 username mail nothing: that account finds them on its "My campaigns" page.
@@ -48,18 +47,15 @@ def over_the_day(asked_by: Any) -> str:
     )
 
 
-def invitation_mail_ask(invitation: Invitation, *, asked_by: Any, site: str, changed: bool) -> str:
+def invitation_mail_ask(invitation: Invitation, *, asked_by: Any, site: str) -> str:
     """Within the invitation's transaction: mail its link to the address it names once it
     commits, unless it is to a username, the site's address is unknown (no link can be made),
-    a mail is on its way already, it was mailed before and is neither new nor of a new role
-    (``changed``), or ``asked_by`` is at the day's most. What the GM should be told, in a
-    sentence: "" when nothing needs saying."""
+    a mail to it is on its way already, or ``asked_by`` is at the day's most. What the GM should
+    be told, in a sentence: "" when nothing needs saying."""
     if "@" not in invitation.invitee or not site:
         return ""
     if invitation.mails.filter(mailed_at__isnull=True).exists():
         return ""  # one on its way reads the invitation as it is when it goes
-    if not changed and invitation.mails.exists():
-        return ""
     if refusal := over_the_day(asked_by):
         return refusal
     mail = InvitationMail.objects.create(

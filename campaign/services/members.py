@@ -96,8 +96,8 @@ def invitation_send(
     Nothing said differs between an account that exists and one that does not (the caller
     answers `INVITED` either way); an invitation to someone in the campaign already is dropped;
     a second invitation to the same name changes its role. An invitation to an e-mail address
-    mails its link there, at ``site`` (`services.invitation_mail`); what is returned is why it
-    was not mailed, in a sentence, or "".
+    mails its link there, at ``site``, each time it is sent (`services.invitation_mail`); what
+    is returned is why it was not mailed, in a sentence, or "".
     """
     require_manager(campaign, actor)
     key = invitee_key(invitee)
@@ -121,12 +121,11 @@ def invitation_send(
         raise ValidationError(
             {"invitee": f"{MAX_PENDING_INVITATIONS} invitations are waiting: withdraw some first"}
         )
-    changed = pending is None or pending.role != role
     pending = pending or Invitation(campaign=campaign, invitee=key)
     pending.role = role
     pending.invited_by = actor
     pending.save()
-    return invitation_mail_ask(pending, asked_by=asked_by, site=site, changed=changed)
+    return invitation_mail_ask(pending, asked_by=asked_by, site=site)
 
 
 class InvitationAnswered(ValidationError):

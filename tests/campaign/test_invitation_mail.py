@@ -1,6 +1,6 @@
 """An invitation to an e-mail address mails its link there: once it commits, once however often
-the task runs, again only when its role changes, never for a username, never once the
-invitation is gone, and at most a day's worth for any one inviter."""
+the task runs, again each time it is sent, never for a username, never once the invitation is
+gone, and at most a day's worth for any one inviter."""
 
 from __future__ import annotations
 
@@ -88,14 +88,16 @@ def test_a_username_or_an_unknown_site_mails_nothing(invite, queued):
     assert Invitation.objects.count() == 2
 
 
-def test_it_mails_again_when_its_role_changes_not_when_sent_again_alike(invite, queued):
+def test_inviting_an_address_again_mails_its_link_again_in_its_role_then(invite, queued):
     invite("dana@example.org")
     assert len(_mailed(queued)) == 1
-    invite("dana@example.org")  # pressed again, nothing changed: no second mail
-    assert queued == []
+    invite("dana@example.org")  # she lost it
+    assert len(_mailed(queued)) == 2
     invite("dana@example.org", role="spectator")
-    (_, second) = _mailed(queued)
-    assert "as a spectator." in second.body
+    (first, again, spectator) = _mailed(queued)
+    assert first.body == again.body and "as a player." in again.body
+    assert "as a spectator." in spectator.body
+    assert InvitationMail.objects.filter(mailed_at__isnull=False).count() == 3
 
 
 def test_a_mail_on_its_way_reads_the_invitation_as_it_is_when_it_goes(invite, queued):
