@@ -25,7 +25,7 @@ from campaign.forms import PageForm
 from campaign.models import Campaign, Force, Order, Unit
 from campaign.pages.names import unit_label
 from campaign.pages.sides import (
-    force_colour,
+    campaign_force_colours,
     name_colour,
     scenario_side_names,
     side_name,
@@ -66,10 +66,12 @@ def not_a_choice(unit: Unit, what: str) -> dict[str, str]:
     return {"invalid_choice": f"{label}: “%(value)s” is not {what}; choose one from its list."}
 
 
-def default_sides(forces: Sequence[Force], sides: Sequence[tuple[str, str]]) -> dict[int, str]:
+def default_sides(
+    forces: Sequence[Force], sides: Sequence[tuple[str, str]], colours: Mapping[int, str]
+) -> dict[int, str]:
     """Each force's side before the GM chooses, by force id: the side whose name says the
-    force's colour (Blue Battalion fights as "Blue Force", not as "Red Force"), else the side
-    with the fewest forces so far, in the scenario's order."""
+    force's colour (``colours``, `sides.force_colours`: Blue Battalion fights as "Blue Force",
+    not as "Red Force"), else the side with the fewest forces so far, in the scenario's order."""
     if not sides:
         return {}
     chosen: dict[int, str] = {}
@@ -77,7 +79,7 @@ def default_sides(forces: Sequence[Force], sides: Sequence[tuple[str, str]]) -> 
     by_pk = sorted({f.pk: f for f in forces}.values(), key=lambda f: f.pk)
     for force in by_pk:
         for side, name in sides:
-            if count[side] == 0 and name_colour(name) == force_colour(force):
+            if count[side] == 0 and name_colour(name) == colours[force.pk]:
                 chosen[force.pk] = side
                 count[side] += 1
                 break
@@ -202,7 +204,9 @@ class BattleSetupForm(PageForm):
         # A force with no unit fit to fight keeps the side it would take, so that side is
         # named as its (`side_labels`) and the others' units go to the other.
         self.forces = [*(u.force for u in self.units), *(force for force, _ in self.unfit)]
-        force_sides = {} if paged else default_sides(self.forces, sides)
+        # Each force's colour on the map and in the table (`sides.force_colours`).
+        self.colours = campaign_force_colours(self.forces[0].campaign_id) if self.forces else {}
+        force_sides = {} if paged else default_sides(self.forces, sides, self.colours)
         self.force_sides = force_sides
         places: dict[int, tuple[float, float]] = {}
         if not self.is_bound and force_sides:
@@ -297,7 +301,7 @@ class BattleSetupForm(PageForm):
         for number, unit in enumerate(self.units, start=1):
             row = {
                 "number": number,
-                "colour": force_colour(unit.force),
+                "colour": self.colours[unit.force_id],
                 "unit": unit,
                 "side": self[f"side_{unit.pk}"],
                 "x": self[f"x_{unit.pk}"],

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.text import capfirst
 
 from battles.table import ObjectiveMark, fmt, unit_radius
-from campaign.pages.sides import force_colour, side_force_colours, side_place
+from campaign.pages.sides import side_force_colours, side_place
 
 SNAP = 0.5
 """Inches: where a dragged unit comes to rest, and an arrow key's step."""
@@ -87,10 +87,11 @@ def deploy_map(form: Any, height: float) -> DeployMap:
     """The marks of a ``BattleSetupForm``'s units at the positions its table shows now."""
     side_ids = list(form.spots)
     names = form.side_labels()
+    colours = form.colours
     forces: dict[int, ForceKey] = {}
     for unit in sorted(form.units, key=lambda u: u.force_id):
         if unit.force_id not in forces:
-            forces[unit.force_id] = ForceKey(unit.force.name, force_colour(unit.force))
+            forces[unit.force_id] = ForceKey(unit.force.name, colours[unit.force_id])
     marks = []
     for row in form.rows():
         unit = row["unit"]
@@ -129,7 +130,7 @@ def deploy_map(form: Any, height: float) -> DeployMap:
         spots,
         tuple(forces.values()),
         _zones(form.scenario, height, names),
-        _side_colours(form, side_ids),
+        _side_colours(form, side_ids, colours),
     )
 
 
@@ -145,11 +146,11 @@ def _zones(scenario: dict[str, Any], height: float, names: dict[str, str]) -> tu
     return tuple(zones)
 
 
-def _side_colours(form: Any, side_ids: list[str]) -> str:
+def _side_colours(form: Any, side_ids: list[str], colours: dict[int, str]) -> str:
     firsts = []
     for side in side_ids:
         fielded = [row["unit"] for row in form.rows() if row["side"].value() == side]
-        firsts.append((side, force_colour(fielded[0].force) if fielded else ""))
+        firsts.append((side, colours[fielded[0].force_id] if fielded else ""))
     colours = side_force_colours(firsts)
     return "; ".join(
         f"--side-{i}: {colours[side]}" for i, side in enumerate(side_ids) if side in colours

@@ -9,7 +9,7 @@ from typing import Any
 from battles.models import OddsRun
 from battles.odds_report import OddsReport, odds_report
 from campaign.models import Campaign, CampaignBattle, Unit
-from campaign.pages.sides import force_colour, scenario_side_names, side_force_colours
+from campaign.pages.sides import campaign_force_colours, scenario_side_names, side_force_colours
 
 
 def engine_unit_pk(engine_id: str) -> int | None:
@@ -52,7 +52,8 @@ def campaign_odds_report(run: OddsRun, campaign: Campaign) -> OddsReport | None:
         ]
     }
     # Each side in its first force's colour, as the battle's own page paints it.
-    firsts = [(side, force_colour(fs[0]) if fs else "") for side, fs in forces.items()]
+    colours = campaign_force_colours(campaign.pk)
+    firsts = [(side, colours[fs[0].pk] if fs else "") for side, fs in forces.items()]
     return odds_report(summary, named, side_force_colours(firsts))
 
 

@@ -21,7 +21,6 @@ from campaign.charts import (
 )
 from campaign.models import Campaign, Force, HistoryEntry
 from campaign.pages.forces import ForceSummary
-from campaign.pages.sides import force_colour
 from config.pagecache import kept_value
 from units.bucs import Quality
 
@@ -109,7 +108,7 @@ def force_strength_chart(campaign: Campaign, summaries: list[ForceSummary]) -> s
                                          for s in summaries])  # fmt: skip
 
     def draw() -> str:
-        chart = strength_chart(campaign.day, forces)
+        chart = strength_chart(campaign.day, forces, {s.force.pk: s.colour for s in summaries})
         return render_to_string(
             "campaign/_line_chart.html",
             {
@@ -122,7 +121,7 @@ def force_strength_chart(campaign: Campaign, summaries: list[ForceSummary]) -> s
     return kept_value("strength-chart", parts, draw)
 
 
-def strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
+def strength_chart(today: int, forces: list[Force], colours: dict[int, str]) -> dict[str, Any]:
     # Only the status counts here: the database reads it out of each snapshot, rather than
     # every whole snapshot of the campaign's history crossing over to be parsed (4x faster at
     # 4,500 entries).
@@ -141,7 +140,7 @@ def strength_chart(today: int, forces: list[Force]) -> dict[str, Any]:
     series = [
         (
             f.name,
-            force_colour(f),
+            colours[f.pk],
             points_drawn(force_strength_series(per_force[f.pk], today), days),
         )
         for f in forces

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q, Sum
 
 from campaign.models import Campaign, Force, Unit
-from campaign.pages.sides import force_colour
+from campaign.pages.sides import force_colours
 from campaign.rules.state import Status
 from campaign.selectors.roster import engaged_battles
 from units.words import plural
@@ -27,10 +27,8 @@ class ForceSummary:
     held: int = 0
     """Of its ``ready`` units, those still in a battle whose outcome is not applied
     (`roster.engaged_battles`): they go into no other fight until it is."""
-
-    @property
-    def colour(self) -> str:
-        return force_colour(self.force)
+    colour: str = ""
+    """Its colour on every page (`sides.force_colours`)."""
 
 
 def units_count_text(units: int, destroyed: int) -> str:
@@ -59,5 +57,8 @@ def force_summaries(campaign: Campaign) -> list[ForceSummary]:
         )
         .order_by()
     }
-    forces = campaign.forces.select_related("owner").order_by("name")
-    return [ForceSummary(f, *counts.get(f.pk, (0, 0, 0, 0, 0))) for f in forces]
+    forces = list(campaign.forces.select_related("owner").order_by("name"))
+    colours = force_colours((f.pk, f.name) for f in forces)
+    return [
+        ForceSummary(f, *counts.get(f.pk, (0, 0, 0, 0, 0)), colour=colours[f.pk]) for f in forces
+    ]

@@ -111,7 +111,7 @@ FORCE_COLOURS = {
 }
 """A force whose name says a colour wears it (Blue Battalion is blue)."""
 PALETTE = ("#1f5fa8", "#b3261e", "#2e7d32", "#6a3d9a", "#c0560f", "#7b4a22", "#3a3a3a")
-"""The rest take one by their place in the campaign (the first two are the sides' own)."""
+"""The rest take one in the order they were raised (the first two are the sides' own)."""
 
 
 def name_colour(name: str) -> str | None:
@@ -122,9 +122,32 @@ def name_colour(name: str) -> str | None:
     return None
 
 
+def force_colours(forces: Iterable[tuple[int, str]]) -> dict[int, str]:
+    """Each of a campaign's forces' colour by pk, from its forces as (pk, name): no two wear one
+    while the palette lasts, so two sides never look alike. A force whose name says a colour
+    wears it (of two that say one, the one raised first); the rest, in the order they were
+    raised, the palette's colours no force wears yet."""
+    forces = sorted(forces)
+    colours: dict[int, str] = {}
+    for pk, name in forces:
+        said = name_colour(name)
+        if said and said not in colours.values():
+            colours[pk] = said
+    free = [c for c in PALETTE if c not in colours.values()] or list(PALETTE)
+    rest = [pk for pk, _ in forces if pk not in colours]
+    colours |= {pk: free[i % len(free)] for i, pk in enumerate(rest)}
+    return colours
+
+
+def campaign_force_colours(campaign_id: int) -> dict[int, str]:
+    """The colours of a campaign's forces (`force_colours`), by pk, in one query."""
+    return force_colours(Force.objects.filter(campaign_id=campaign_id).values_list("pk", "name"))
+
+
 def force_colour(force: Force) -> str:
-    """The one colour a force keeps on every page, map and chart."""
-    return name_colour(force.name) or PALETTE[force.pk % len(PALETTE)]
+    """The one colour a force keeps on every page, map and chart (`force_colours`): one query;
+    a page drawing many forces reads `campaign_force_colours` once instead."""
+    return campaign_force_colours(force.campaign_id)[force.pk]
 
 
 @dataclass(frozen=True)
@@ -144,11 +167,13 @@ def battle_sides(
     units: dict[int, Unit],
     scenario_sides: Iterable[Mapping[str, Any]] = (),
     fought_for: Mapping[int, Force] | None = None,
+    colours: Mapping[int, str] | None = None,
 ) -> list[BattleSide]:
     """Each side of the battle named by the forces its units fought for (`scenario_side_names`),
     in the order every list of battles gives them (`side_order`): ``scenario_sides`` are an
     engine battle's scenario's, in its order; ``fought_for`` the force each unit moved to
-    another since fought for, by pk (`moved_since`)."""
+    another since fought for, by pk (`moved_since`); ``colours`` the campaign's forces' colours
+    (`campaign_force_colours`), read here when not given."""
     scenario = {s.get("id"): s for s in scenario_sides}
     ids = side_order(campaign_battle.sides, next(iter(scenario), None))
     fought = {s: [units[pk] for pk in campaign_battle.sides[s] if pk in units] for s in ids}
@@ -158,6 +183,8 @@ def battle_sides(
         for side, us in fought.items()
     }
     names = scenario_side_names([scenario.get(s, {"id": s}) for s in ids], forces)
+    if colours is None:
+        colours = campaign_force_colours(campaign_battle.campaign_id)
     sides = []
     for side in ids:
         sides.append(
@@ -165,7 +192,7 @@ def battle_sides(
                 id=side,
                 name=names[side],
                 players=", ".join(sorted({f.owner.get_username() for f in forces[side]})),
-                colour=force_colour(forces[side][0]) if forces[side] else "",
+                colour=colours.get(forces[side][0].pk, "") if forces[side] else "",
                 units=fought[side],
             )
         )
@@ -235,14 +262,15 @@ def scenario_side_names(
 
 
 def side_force_colours(firsts: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """Each side's colour by its id, from (side, its first force's colour) in the sides' order:
-    a side whose force's colour a side before it already wears keeps its default."""
-    taken: set[str] = set()
-    colours = {}
-    for side, colour in firsts:
-        if colour and colour not in taken:
-            colours[side] = colour
-            taken.add(colour)
+    """Each side's colour by its id, from (side, its first force's colour) in the sides' order,
+    never one a side before it wears: a side whose force's colour is worn, or with no force,
+    wears its default (the palette's first two, as the pages' ``--side-0`` and ``--side-1``),
+    or, that worn too, the palette's first colour free."""
+    colours: dict[str, str] = {}
+    for index, (side, colour) in enumerate(firsts):
+        worn = set(colours.values())
+        chosen = (colour, PALETTE[index % len(PALETTE)], *PALETTE)
+        colours[side] = next((c for c in chosen if c and c not in worn), chosen[1])
     return colours
 
 

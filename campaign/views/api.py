@@ -21,7 +21,7 @@ from campaign.pages.fights import battle_records_page
 from campaign.pages.forces import force_summaries
 from campaign.pages.history_words import entry_line
 from campaign.pages.roster import RosterLine
-from campaign.pages.sides import battle_sides, battle_winner, moved_since
+from campaign.pages.sides import battle_sides, battle_winner, campaign_force_colours, moved_since
 from campaign.pages.timeline import clean_cursor
 from campaign.rules.orders import OrderKind, clock_text
 from campaign.rules.state import Status
@@ -165,7 +165,11 @@ def unit_json(request: HttpRequest, pk: int, unit_pk: int) -> JsonResponse:
 
 
 def _battle(
-    cb: CampaignBattle, viewer: Viewer, units: dict[int, Unit], fought_for: dict[int, Force]
+    cb: CampaignBattle,
+    viewer: Viewer,
+    units: dict[int, Unit],
+    fought_for: dict[int, Force],
+    colours: dict[int, str],
 ) -> dict[str, Any]:
     """A battle as its page gives it to the viewer: sides and units by their names, and what
     the battle did to a unit only where the viewer sees its force in full (`Viewer.sight`);
@@ -175,7 +179,7 @@ def _battle(
     # or while it is fought, from the side its scenario lists first (`battles_listed`).
     order = [{"id": s["side"], "name": s["name"]} for s in (result or {}).get("sides", [])]
     order = order or [{"id": cb.first_side}]
-    sides = battle_sides(cb, units, order, fought_for)
+    sides = battle_sides(cb, units, order, fought_for, colours)
     names = {side.id: side.name for side in sides}
     winner = battle_winner(cb)
 
@@ -267,6 +271,7 @@ def battles_json(request: HttpRequest, pk: int) -> JsonResponse:
         (cb, [units[pk] for pk in {pk for side in cb.sides.values() for pk in side} if pk in units])
         for cb in battles
     )
+    colours = campaign_force_colours(viewer.campaign.pk)
     url = reverse("campaign:battles-json", args=[pk])
 
     def page_url(n: int) -> str | None:
@@ -274,7 +279,7 @@ def battles_json(request: HttpRequest, pk: int) -> JsonResponse:
 
     return JsonResponse(
         {
-            "battles": [_battle(cb, viewer, units, fought_for[cb.pk]) for cb in battles],
+            "battles": [_battle(cb, viewer, units, fought_for[cb.pk], colours) for cb in battles],
             "count": count,
             "page": number,
             "pages": pages,

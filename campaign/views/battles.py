@@ -39,7 +39,7 @@ from campaign.pages.sides import (
     BattleSide,
     battle_sides,
     battle_winner,
-    force_colour,
+    campaign_force_colours,
     moved_since,
     side_colours,
 )
@@ -234,16 +234,20 @@ def _report(
             {eid: u.name for eid, u in fought.items()},
             labels={eid: unit_label(u) for eid, u in fought.items()},
             side_names=side_names,
-            colours=_unit_colours(report.table, fought),
+            colours=_unit_colours(report.table, fought, campaign_force_colours(cb.campaign_id)),
         )
     return report
 
 
-def _unit_colours(table, fought: dict[str, Unit]) -> dict[str, str]:
+def _unit_colours(table, fought: dict[str, Unit], colours: dict[int, str]) -> dict[str, str]:
     """Each drawn unit in its force's colour, except a colour both sides would wear: there the
     side's own colour tells friend from foe."""
     side_of = {mark.id: mark.side for mark in table.units}
-    colour = {eid: force_colour(u.force) for eid, u in fought.items() if eid in side_of}
+    colour = {
+        eid: colours[u.force_id]
+        for eid, u in fought.items()
+        if eid in side_of and u.force_id in colours
+    }
     worn: dict[str, set[str]] = {}
     for eid, c in colour.items():
         worn.setdefault(c, set()).add(side_of[eid])

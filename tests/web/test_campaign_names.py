@@ -14,7 +14,15 @@ from django.urls import reverse
 from battles.engine import scenario as engine_scenario
 from battles.engine.tables import ScenarioTables
 from campaign.models import Force, Unit
-from campaign.pages.sides import PALETTE, force_colour, scenario_side_names
+from campaign.pages.sides import (
+    FORCE_COLOURS,
+    PALETTE,
+    campaign_force_colours,
+    force_colour,
+    force_colours,
+    scenario_side_names,
+    side_force_colours,
+)
 from campaign.services import campaign_create, force_create
 from campaign.services.battles import campaign_battle_record
 from tests.web.campaign_world import login, raise_units
@@ -49,8 +57,6 @@ def test_the_report_names_sides_by_their_forces_and_units_by_name_and_force(clie
 def test_each_force_wears_one_colour_and_blue_battalion_is_blue(client, world):
     assert force_colour(world.enemy) == "#1f5fa8"  # "Blue Battalion"
     assert force_colour(world.force) == "#b3261e"  # "Red Company"
-    plain = Force(pk=3, name="Night Battalion")
-    assert force_colour(plain) == PALETTE[3 % len(PALETTE)]
     page = login(client, world, "gm").get(_battle(world)).text
     # Blue Battalion fought as the scenario's second side: the page paints side 1 blue.
     assert 'style="--side-0: #b3261e; --side-1: #1f5fa8"' in page
@@ -215,15 +221,17 @@ def test_by_default_each_force_stands_on_the_side_named_for_its_colour(client, w
     from campaign.battle_forms import default_sides
 
     sides = [("blue", "Blue Force"), ("red", "Red Force")]
+    colours = campaign_force_colours(world.campaign.pk)
     # Red Company is the older force, yet it does not fight as "Blue Force".
-    assert default_sides([world.force, world.enemy], sides) == {
+    assert default_sides([world.force, world.enemy], sides, colours) == {
         world.force.pk: "red",
         world.enemy.pk: "blue",
     }
     # Sides that name no colour are taken in turn, the emptier side first.
     plain = [("raiders", "Raid Flight"), ("garrison", "Depot Garrison")]
     third = Force(pk=world.enemy.pk + 1, name="Night Battalion")
-    assert default_sides([world.force, world.enemy, third], plain) == {
+    colours[third.pk] = PALETTE[2]
+    assert default_sides([world.force, world.enemy, third], plain, colours) == {
         world.force.pk: "raiders",
         world.enemy.pk: "garrison",
         third.pk: "raiders",
@@ -336,3 +344,25 @@ def test_naming_the_sides_builds_the_scenarios_tables_once_per_report(
         assert [s.name for s in report.sides] == ["Red Company", "Blue Battalion"]
         assert report.frames["sides"] == ["Red Company", "Blue Battalion"]
         assert len(built) == 1
+
+
+def test_no_two_forces_of_a_campaign_wear_one_colour_while_the_palette_lasts():
+    """On the main line before, a colour came from a force's id alone: Dana's Dragoons, raised
+    first in a new site, wore red (the palette's second), as Red Legion did by its name, and
+    the battle set-up drew both sides red."""
+    assert force_colours([(1, "Dana's Dragoons"), (2, "Red Legion")]) == {
+        1: PALETTE[0],
+        2: FORCE_COLOURS["red"],
+    }
+    # Names first (of two saying one colour, the one raised first), then the rest in order.
+    raised = [(5, "Night Battalion"), (3, "Blue Battalion"), (4, "Blue Guard"), (9, "Hussars")]
+    assert force_colours(raised) == {3: PALETTE[0], 4: PALETTE[1], 5: PALETTE[2], 9: PALETTE[3]}
+    many = force_colours((pk, f"Company {pk}") for pk in range(1, 10))
+    assert len(set(many.values())) == len(PALETTE) and many[8] == many[1]
+    # Two sides never look alike, even where two forces do.
+    assert side_force_colours([("a", PALETTE[1]), ("b", PALETTE[1])]) == {
+        "a": PALETTE[1],
+        "b": PALETTE[0],
+    }
+    assert side_force_colours([("a", PALETTE[1]), ("b", "")]) == {"a": PALETTE[1], "b": PALETTE[0]}
+    assert side_force_colours([("a", ""), ("b", "")]) == {"a": PALETTE[0], "b": PALETTE[1]}

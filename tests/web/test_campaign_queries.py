@@ -32,16 +32,18 @@ PAGES = {
     # its window: the days with something, their lines counted, and the group's changes in it;
     # the forces and units it may be narrowed to
     "timeline": (lambda w: [], 16),
-    # the battle not applied yet each unit is in; whether the library holds a card to raise
-    "force": (lambda w: [w.force.pk], 14),
+    # the battle not applied yet each unit is in; whether the library holds a card to raise;
+    # the campaign's forces, whose colours its own is chosen among
+    "force": (lambda w: [w.force.pk], 15),
     "force-json": (lambda w: [w.force.pk], 10),
     "campaign-json": (lambda w: [], 10),
     "battles-json": (lambda w: [], 10),
     # the whole campaign: every unit with its history, the table's records, the battles' logs,
     # the invitations waiting
     "export": (lambda w: [], 28),
-    # first, whether it lists every unit or pages them; the battles holding units it leaves out
-    "battle-setup": (lambda w: [], 12),
+    # first, whether it lists every unit or pages them; the battles holding units it leaves
+    # out; the campaign's forces' colours
+    "battle-setup": (lambda w: [], 13),
     "battle-record": (lambda w: [], 10),
     # The GM's tools: the forces it may move to, whether it may be struck off; for a unit out
     # of action, the Order that ended with it; the battle not applied yet it is in.
