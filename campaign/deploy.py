@@ -146,11 +146,11 @@ def _zones(scenario: dict[str, Any], height: float, names: dict[str, str]) -> tu
     return tuple(zones)
 
 
-def _side_colours(form: Any, side_ids: list[str], colours: dict[int, str]) -> str:
+def _side_colours(form: Any, side_ids: list[str], by_force: dict[int, str]) -> str:
     firsts = []
     for side in side_ids:
         fielded = [row["unit"] for row in form.rows() if row["side"].value() == side]
-        firsts.append((side, colours[fielded[0].force_id] if fielded else ""))
+        firsts.append((side, by_force[fielded[0].force_id] if fielded else ""))
     colours = side_force_colours(firsts)
     return "; ".join(
         f"--side-{i}: {colours[side]}" for i, side in enumerate(side_ids) if side in colours

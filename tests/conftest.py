@@ -7,6 +7,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 
 from tests.workers import database_url, project_env, worker_process
 
@@ -53,6 +54,13 @@ def redis_worker(redis_worker_env, tmp_path):
     """A real worker process on Redis, for tests marked django_db(transaction=True)."""
     with worker_process(redis_worker_env, tmp_path / "worker.log") as process:
         yield process
+
+
+@pytest.fixture
+def locmem():
+    """Mail kept in ``django.core.mail.outbox``, for tests that read what was sent."""
+    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")

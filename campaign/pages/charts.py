@@ -102,9 +102,10 @@ def force_strength_chart(campaign: Campaign, summaries: list[ForceSummary]) -> s
     # 30-60 ms a visit). A history entry is written with a save of its unit
     # (``campaign.services._record``), and entries go only with their unit, so each force's
     # count of units and sum of their version tokens change with anything the chart shows; the
-    # day and the forces' names and keys (their colours) name the rest.
+    # day, the forces' names and their colours (which forces it does not draw may change)
+    # name the rest.
     forces = [s.force for s in summaries]
-    parts = (campaign.pk, campaign.day, [(s.force.pk, s.force.name, s.units, s.version)
+    parts = (campaign.pk, campaign.day, [(s.force.pk, s.force.name, s.units, s.version, s.colour)
                                          for s in summaries])  # fmt: skip
 
     def draw() -> str:

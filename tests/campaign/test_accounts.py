@@ -8,7 +8,6 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
-from django.test import override_settings
 from django.utils import timezone
 
 from campaign import tasks
@@ -26,12 +25,6 @@ from campaign.services.accounts import (
 from campaign.services.notices import notices_set
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("locmem")]
-
-
-@pytest.fixture
-def locmem():
-    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
-        yield
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
-from django.test import override_settings
 from django.utils import timezone
 
 from campaign import tasks
@@ -28,12 +27,6 @@ from campaign.transfer.export import campaign_export, export_text
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("locmem")]
 
 SITE = "https://bridgehead.example"
-
-
-@pytest.fixture
-def locmem():
-    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
-        yield
 
 
 @pytest.fixture

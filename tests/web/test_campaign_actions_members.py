@@ -11,7 +11,6 @@ import re
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
-from django.test import override_settings
 from django.urls import reverse
 
 from campaign import tasks
@@ -259,7 +258,7 @@ def test_an_invitation_withdrawn_while_its_page_was_open_says_so_and_what_to_do(
     assert not campaign.memberships.filter(user=world.users["outsider"]).exists()
 
 
-@override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
+@pytest.mark.usefixtures("locmem")
 def test_an_invitation_to_an_address_mails_its_link_and_the_list_says_when(
     client, world, monkeypatch, django_capture_on_commit_callbacks
 ):

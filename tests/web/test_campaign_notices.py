@@ -30,12 +30,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def locmem():
-    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
-        yield
-
-
 def _opt_in(world, *roles: str) -> None:
     for role in roles:
         user = world.users[role]
