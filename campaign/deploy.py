@@ -152,9 +152,7 @@ def _side_colours(form: Any, side_ids: list[str], by_force: dict[int, str]) -> s
         fielded = [row["unit"] for row in form.rows() if row["side"].value() == side]
         firsts.append((side, by_force[fielded[0].force_id] if fielded else ""))
     colours = side_force_colours(firsts)
-    return "; ".join(
-        f"--side-{i}: {colours[side]}" for i, side in enumerate(side_ids) if side in colours
-    )
+    return "; ".join(f"--side-{i}: {colours[side]}" for i, side in enumerate(side_ids))
 
 
 def side_roles(form: Any, objectives: Sequence[ObjectiveMark]) -> list[str]:

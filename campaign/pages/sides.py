@@ -279,4 +279,4 @@ def side_colours(sides: list[BattleSide]) -> str:
     swatch, map and chart on it."""
     shown = sides[:2]
     colours = side_force_colours((side.id, side.colour) for side in shown)
-    return "; ".join(f"--side-{i}: {colours[s.id]}" for i, s in enumerate(shown) if s.id in colours)
+    return "; ".join(f"--side-{i}: {colours[s.id]}" for i, s in enumerate(shown))

@@ -34,6 +34,12 @@ def day_before(now: datetime | None = None) -> datetime:
     return (timezone.now() if now is None else now) - timedelta(days=1)
 
 
+def mailed(invitee: str, site: str) -> bool:
+    """Whether an invitation to ``invitee`` is mailed: to an e-mail address, where the site's
+    address is known (the link is made with it)."""
+    return "@" in invitee and bool(site)
+
+
 def over_the_day(asked_by: Any) -> str:
     """Why no more invitations of ``asked_by`` are mailed today, in a sentence; "" while they
     may be."""
@@ -52,7 +58,7 @@ def invitation_mail_ask(invitation: Invitation, *, asked_by: Any, site: str) -> 
     commits, unless it is to a username, the site's address is unknown (no link can be made),
     a mail to it is on its way already, or ``asked_by`` is at the day's most. What the GM should
     be told, in a sentence: "" when nothing needs saying."""
-    if "@" not in invitation.invitee or not site:
+    if not mailed(invitation.invitee, site):
         return ""
     if invitation.mails.filter(mailed_at__isnull=True).exists():
         return ""  # one on its way reads the invitation as it is when it goes

@@ -33,7 +33,7 @@ from campaign.services._record import (
 )
 from campaign.services.accounts import email_ask_unchecked, email_taken
 from campaign.services.campaigns import role_refusal
-from campaign.services.invitation_mail import invitation_mail_ask, over_the_day
+from campaign.services.invitation_mail import invitation_mail_ask, mailed, over_the_day
 from units.models import new_version
 from units.words import and_words
 
@@ -115,7 +115,7 @@ def invitation_send(
         user.pk == campaign.gm_id or campaign.memberships.filter(user=user).exists()
     ):
         # What a stranger's address would be told at the day's most: no account is betrayed.
-        return over_the_day(asked_by) if "@" in key and site else ""
+        return over_the_day(asked_by) if mailed(key, site) else ""
     pending = campaign.invitations.filter(invitee=key).first()
     if pending is None and campaign.invitations.count() >= MAX_PENDING_INVITATIONS:
         raise ValidationError(

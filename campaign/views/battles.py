@@ -93,26 +93,32 @@ def _seed_shown(viewer: Viewer, side: str, units: dict[int, Unit]) -> bool:
 
 
 Named = tuple[
-    dict[int, Unit], list[BattleSide], tuple[dict[str, str], dict[str, str]], dict[int, Force]
+    dict[int, Unit],
+    list[BattleSide],
+    tuple[dict[str, str], dict[str, str]],
+    dict[int, Force],
+    dict[int, str],
 ]
-"""A battle's units, its sides, the names its report calls them by and the force each unit
-moved since fought for (``_names``)."""
+"""A battle's units, its sides, the names its report calls them by, the force each unit moved
+since fought for and the campaign's forces' colours (``_names``)."""
 
 
 def _names(cb: CampaignBattle) -> Named:
     """The battle's units, its sides named by their forces (in the scenario's side order, which
     the report's colours follow), the names the report calls sides and units by, and the force
-    each unit moved to another since fought for (`pages.sides.moved_since`)."""
+    each unit moved to another since fought for (`pages.sides.moved_since`), and the colours
+    of the campaign's forces, read once for the sides and the map."""
     units = campaign_battle_units(campaign_battle=cb)
     scenario = cb.battle.scenario if cb.battle is not None else {}
     fought_for = moved_since([(cb, units.values())])[cb.pk]
-    sides = battle_sides(cb, units, scenario.get("sides", []), fought_for)
-    return units, sides, battle_names(cb, units, sides), fought_for
+    colours = campaign_force_colours(cb.campaign_id)
+    sides = battle_sides(cb, units, scenario.get("sides", []), fought_for, colours)
+    return units, sides, battle_names(cb, units, sides), fought_for, colours
 
 
 def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **forms: Any):
     named = _names(cb)
-    units, sides, names, fought_for = named
+    units, sides, names, fought_for, _ = named
     side = _fog_side(viewer, cb, units)
     table = {} if cb.table_result is None else TableResult.from_dict(cb.table_result).units
     side_names = names[0]
@@ -201,7 +207,7 @@ def _report(
     # too, but for the GM, who may look through either side's eyes.
     download_viewer = None if side in (FOG_ALL, FOG_NONE) else side
     as_side = (request.GET.get("as") or None) if viewer.manages else download_viewer
-    units, _, (side_names, _), _ = named
+    units, _, (side_names, _), _, colours = named
     fought = engine_units_fought(campaign_battle=cb)
     # A unit of a force the reader sees only in summary is named, as a roster names its force,
     # and no more: neither its card nor what the battle did to it (`Viewer.sight`).
@@ -234,7 +240,7 @@ def _report(
             {eid: u.name for eid, u in fought.items()},
             labels={eid: unit_label(u) for eid, u in fought.items()},
             side_names=side_names,
-            colours=_unit_colours(report.table, fought, campaign_force_colours(cb.campaign_id)),
+            colours=_unit_colours(report.table, fought, colours),
         )
     return report
 
@@ -306,7 +312,7 @@ def battle_log_json(request: HttpRequest, pk: int, battle_pk: int) -> HttpRespon
     log = None if cb.battle is None else battle_log(cb.battle)
     if log is None:
         raise Http404("the battle has no log")
-    units, _, names, _ = _names(cb)
+    units, _, names, _, _ = _names(cb)
     side = _fog_side(viewer, cb, units)
     if side == FOG_NONE:
         # As on the page: a member whose units did not fight sees the outcome only, and why.
