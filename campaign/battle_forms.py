@@ -32,6 +32,7 @@ from campaign.pages.sides import (
     side_place,
     table_side_name,
 )
+from campaign.rules.bridge import paradrops
 from campaign.rules.damage import LEFT_THE_TABLE
 from campaign.rules.orders import HOURS_PER_DAY, OrderKind
 from campaign.rules.state import Status
@@ -298,6 +299,7 @@ class BattleSetupForm(PageForm):
         """Each unit's fields, its number (the set-up map marks the unit with it) and its
         force's colour."""
         rows = []
+        zoned = any(side.get("zone") for side in self.scenario.get("sides", []))
         for number, unit in enumerate(self.units, start=1):
             row = {
                 "number": number,
@@ -308,6 +310,8 @@ class BattleSetupForm(PageForm):
                 "y": self[f"y_{unit.pk}"],
                 "order": None,
                 "elsewhere": unit.pk in self.elsewhere,
+                # Where the sides keep to zones, an Airborne unit is the exception: say so.
+                "paradrop": zoned and paradrops(unit.specialties),
             }
             if (order := self.under_way.get(unit.pk)) is not None:
                 going = deployment_order(unit, None, self.under_way, led=unit.pk in self.led)

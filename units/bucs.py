@@ -362,7 +362,11 @@ SPECIALTY_TABLE: dict[Specialty, SpecialtyRow] = {
         mobility=Mobility.ARMOR,
         ignores_casualty_hits=2,
     ),
-    Specialty.AIRBORNE: SpecialtyRow("Airborne", "May be placed anywhere by paradrop."),
+    Specialty.AIRBORNE: SpecialtyRow(
+        "Airborne",
+        "May be placed anywhere by paradrop: in a battle set up here, outside its side's "
+        "deployment zone too.",
+    ),
     Specialty.AMPHIBIOUS: SpecialtyRow(
         "Amphibious",
         "+2 in amphibious and beach terrain, with double Momentum there. Lands without being "

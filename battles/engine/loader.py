@@ -231,7 +231,7 @@ def _parse_sides(c: _Checker, data: Any, rs: Ruleset, w: float, h: float) -> lis
 def _parse_unit(
     c: _Checker, data: Any, p: str, side: str, rs: Ruleset, w: float, h: float
 ) -> UnitSetup | None:
-    d = c.obj(data, p, {"id", "card", "position"}, {"facing", "order", "quality"})
+    d = c.obj(data, p, {"id", "card", "position"}, {"facing", "order", "quality", "paradrop"})
     if d is None:
         return None
     uid = c.str_(d.get("id"), p + ".id") if "id" in d else _BAD
@@ -247,6 +247,7 @@ def _parse_unit(
             c.fail(p + ".quality", f"must be one of {_QUALITIES}, got {_short(q)}")
         else:
             quality = Quality(q)
+    paradrop = c.bool_(d["paradrop"], p + ".paradrop") if "paradrop" in d else False
     if "order" in d:
         o = c.obj(d["order"], p + ".order", {"kind"}, {"objective"})
         if o is not None and "kind" in o:
@@ -258,9 +259,9 @@ def _parse_unit(
                 pass
             else:
                 order = Order(OrderKind(kind), obj)
-    if _BAD in (uid, side, pos, facing) or card is None:
+    if _BAD in (uid, side, pos, facing, paradrop) or card is None:
         return None  # Already failed; a bad side id fails its side.
-    return UnitSetup(uid, side, card, pos, geometry.rnd_facing(facing), order, quality)
+    return UnitSetup(uid, side, card, pos, geometry.rnd_facing(facing), order, quality, paradrop)
 
 
 def _parse_objectives(c: _Checker, data: Any, w: float, h: float) -> list[Objective]:
@@ -396,7 +397,7 @@ def _cross_check(
             if u.order.objective is not None and u.order.objective not in obj_ids:
                 c.fail(p + ".order.objective", f"unknown objective {u.order.objective!r}")
             _check_deployment(c, p, u, terrain, buildings, joints)
-            if s.zone is not None and not s.zone.contains(u.position):
+            if s.zone is not None and not u.paradrop and not s.zone.contains(u.position):
                 c.fail(p + ".position", f"outside the deployment zone of {s.name}")
 
 

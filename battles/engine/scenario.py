@@ -82,6 +82,9 @@ class UnitSetup:
     """Standing order."""
     quality: Quality = Quality.AVERAGE
     """Its quality (already printed into Skill); the commander reads it."""
+    paradrop: bool = False
+    """It may deploy outside its side's zone (a campaign's Airborne unit, dropped by parachute);
+    never off the table, nor where its card may not stand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +134,8 @@ class SideSetup:
     units: tuple[UnitSetup, ...]
     """Its units in the order the scenario lists them."""
     zone: Polygon | None = None
-    """Its deployment zone, if the scenario gives one: every unit deploys inside it."""
+    """Its deployment zone, if the scenario gives one: every unit deploys inside it, but one
+    that paradrops."""
 
 
 @dataclass(frozen=True, slots=True)

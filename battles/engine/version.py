@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-ENGINE_VERSION = "1.20.0"
+ENGINE_VERSION = "1.21.0"

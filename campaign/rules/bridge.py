@@ -151,6 +151,13 @@ def card_needs(unit_type: Any) -> frozenset[Specialty]:
     return frozenset({Specialty(specialty)}) if specialty else frozenset()
 
 
+def paradrops(specialties: Any) -> bool:
+    """Whether a unit holding ``specialties`` deploys outside its side's zone: an Airborne unit
+    "may be placed anywhere" (by paradrop), so in a battle set up here it stands wherever on the
+    table its card may (the engine's ``paradrop``)."""
+    return Specialty.AIRBORNE in ordered_specialties(specialties)
+
+
 def card_specialties(unit_type: Any, quality: Quality) -> list[Specialty]:
     """The specialties a unit raised on a card takes when none are ticked: those the card needs,
     with what they require (Armor brings Mechanized), if ``quality`` may hold them all; else

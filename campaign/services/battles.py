@@ -32,7 +32,7 @@ from battles.services import BattleInputError, battle_launch
 from campaign.models import AskedOdds, Campaign, CampaignBattle, HistoryEntry, Unit
 from campaign.pages.left_out import still_in_battle
 from campaign.pages.sides import battle_sides, scenario_side_names
-from campaign.rules.bridge import fought_card, fought_kit
+from campaign.rules.bridge import fought_card, fought_kit, paradrops
 from campaign.rules.damage import TableResult, UnitOutcome, outcome_problems
 from campaign.rules.history import sentence
 from campaign.rules.orders import clock_hour
@@ -302,6 +302,8 @@ def _printed(
             "facing": deployment.facing,
             "quality": quality_name(into.going.quality),
         }
+        if paradrops(unit.specialties):
+            placed["paradrop"] = True
         if into.orders.order is not None:
             placed["order"] = into.orders.order
         side["units"].append(placed)

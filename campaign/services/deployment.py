@@ -214,7 +214,10 @@ def _place_words(
     if found := _ZONE.match(reason):
         # The unit's own side's zone, which the engine names by the scenario's name for it.
         side = (sides or {}).get(scenario["sides"][s].get("id"), found["side"])
-        return f"{name} at {at} is outside the deployment zone of {side}"
+        return (
+            f"{name} at {at} is outside the deployment zone of {side} "
+            "(only an Airborne unit deploys outside it, by paradrop)"
+        )
     if found := _OFF_TABLE.match(reason):
         # The set-up takes x and y in boxes of their own: say which of them is off.
         ways = " and ".join(

@@ -88,6 +88,33 @@ def test_a_unit_outside_its_sides_deployment_zone_is_refused():
     ]
 
 
+def test_a_unit_that_paradrops_deploys_outside_its_sides_zone_but_still_on_the_table():
+    # A campaign's Airborne unit "may be placed anywhere" (BUCS): the zone does not hold it.
+    s = scenario([unit("a", (4, 2)), unit("a2", (18, 12))], [unit("b", (20, 20))])
+    s["sides"][0]["name"] = "Blue Force"
+    s["sides"][0]["zone"] = square(0, 0, 6, 6)
+    s["sides"][0]["units"][1]["paradrop"] = True
+    sc = parse_scenario(s)
+    assert [u.paradrop for u in sc.sides[0].units] == [False, True]
+    assert not sc.sides[0].zone.contains(sc.sides[0].units[1].position)
+    # Anywhere is still on the table, and never inside ground its card may not enter.
+    s["sides"][0]["units"][1]["position"] = [25, 12]
+    assert problems(s) == [("sides[0].units[1].position", "(25, 12) is off the 24″ × 24″ table")]
+    s["sides"][0]["units"][1]["position"] = [18, 12]
+    s["terrain"] = [piece("lake", "water", square(16, 10, 20, 14))]
+    assert problems(s) == [
+        ("sides[0].units[1].position", "deployed inside impassable water 'lake'")
+    ]
+    # Said false, or not said, the zone holds it.
+    s["terrain"] = []
+    s["sides"][0]["units"][1]["paradrop"] = False
+    assert problems(s) == [
+        ("sides[0].units[1].position", "outside the deployment zone of Blue Force")
+    ]
+    s["sides"][0]["units"][1]["paradrop"] = "yes"
+    assert problems(s) == [("sides[0].units[1].paradrop", "must be true or false, got a string")]
+
+
 def test_a_deployment_zone_is_checked_as_a_polygon_on_the_table():
     s = scenario([unit("a", (4, 2))], [unit("b", (20, 20))])
     s["sides"][0]["zone"] = [[0, 0], [30, 0], [0, 6]]

@@ -442,8 +442,8 @@ def test_a_gm_draws_a_map_saves_it_and_fights_on_it(page_for, live_server):
     ghost_at = typed(gm, "Ghost Squad")
     drag(gm, "Ghost Squad", (12, 9))  # out of the defenders' zone
     expect(gm.locator(".deploy-status")).to_contain_text(
-        "Not there: Ghost Squad at (12, 9) is outside the deployment zone of Night Battalion. "
-        "Ghost Squad is back"
+        "Not there: Ghost Squad at (12, 9) is outside the deployment zone of Night Battalion "
+        "(only an Airborne unit deploys outside it, by paradrop). Ghost Squad is back"
     )
     assert typed(gm, "Ghost Squad") == ghost_at
     shoot_both(gm, "07-setup-zones")

@@ -11,6 +11,7 @@ import pytest
 from campaign.models import CampaignBattle, SavedMap
 from campaign.pages.sides import force_colour
 from campaign.services.maps import SPOT_CARD
+from campaign.services.roster import unit_edit
 from tests.web.campaign_world import login
 from tests.web.test_campaign_battles import _free_all, _setup_data, _url
 
@@ -156,7 +157,10 @@ def test_a_unit_dragged_outside_its_zone_is_refused_with_the_reason_inside_it_is
     # The zone by the force on its side, as the map's key names it; not the map's "Near".
     near = world.force.name
     assert outside["units"] == {
-        str(blue.pk): [f"{blue.name} at (12, 9) is outside the deployment zone of {near}"]
+        str(blue.pk): [
+            f"{blue.name} at (12, 9) is outside the deployment zone of {near} (only an Airborne "
+            "unit deploys outside it, by paradrop)"
+        ]
     }
     assert at("2", "2")["units"][str(blue.pk)] == [
         f"{blue.name} cannot stand in the water at (2, 2): it may not enter water"
@@ -167,3 +171,50 @@ def test_a_unit_dragged_outside_its_zone_is_refused_with_the_reason_inside_it_is
     assert "zone of Near" not in refused.text
     assert CampaignBattle.objects.count() == 2  # nothing launched
     assert json.dumps(saved.scenario["sides"][0]["zone"]) == "[[0, 0], [24, 0], [24, 6], [0, 6]]"
+
+
+def test_an_airborne_unit_deploys_outside_its_sides_zone_by_paradrop(client, world):
+    # BUCS: Airborne "may be placed anywhere (paradrop)". Its zone does not hold it; the table,
+    # and ground its card may not enter, still do.
+    units = _free_all(world)
+    saved = _zoned_map(world)
+    login(client, world, "gm")
+    blue = [u for u in units if u.force_id == world.force.pk]
+    jumper, walker = blue[0], blue[1]
+    unit_edit(
+        unit=jumper,
+        changes={"quality": "average", "experience": 0, "specialties": ["infantry", "airborne"]},
+        reason="Jump school",
+        actor=world.users["gm"],
+    )
+    base = {"scenario": f"map-{saved.pk}"}
+    said = "Airborne: deploys anywhere on the table, outside its side's zone too (paradrop)"
+
+    def row(html, unit):
+        return re.search(rf'<tr data-deploy-row="{unit.pk}">(.*?)</tr>', html, re.S)[1]
+
+    html = client.get(_url("battle-setup", world), base).text
+    assert said in row(html, jumper) and said not in row(html, walker)
+    # On a map whose sides keep to no zone every unit deploys anywhere: nothing to tell.
+    html = client.get(_url("battle-setup", world), {"scenario": "crossroads"}).text
+    assert said not in html
+
+    def at(unit, x, y):
+        return _setup_data(units, world, **base, **{f"x_{unit.pk}": x, f"y_{unit.pk}": y})
+
+    assert _check(client, world, at(jumper, "12", "9"))["ok"] is True
+    assert _check(client, world, at(jumper, "2", "2"))["units"][str(jumper.pk)] == [
+        f"{jumper.name} cannot stand in the water at (2, 2): it may not enter water"
+    ]
+    assert _check(client, world, at(walker, "12", "9"))["units"][str(walker.pk)] == [
+        f"{walker.name} at (12, 9) is outside the deployment zone of {world.force.name} (only an "
+        "Airborne unit deploys outside it, by paradrop)"
+    ]
+    launched = client.post(_url("battle-setup", world), at(jumper, "12", "9"))
+    assert launched.status_code == 302
+    battle = CampaignBattle.objects.latest("pk")
+    placed = {u["id"]: u for side in battle.battle.scenario["sides"] for u in side["units"]}
+    dropped = next(u for u in placed.values() if u["id"].endswith(f"-{jumper.pk}"))
+    assert dropped["position"] == [12, 9] and dropped["paradrop"] is True
+    # Only the Airborne unit paradrops: every other unit stands in its side's zone.
+    assert [u for u in placed.values() if "paradrop" in u] == [dropped]
