@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.text import capfirst
 
+from battles.engine.geometry import Polygon
 from campaign.models import CampaignBattle, Engagement, Force, Unit
 from campaign.rules.damage import TableResult
 from campaign.rules.engagement import SIDES
@@ -197,6 +198,28 @@ def battle_sides(
             )
         )
     return sides
+
+
+def paradropped(campaign_battle: CampaignBattle, units: Iterable[Unit]) -> list[str]:
+    """A sentence for each of ``units`` (in their order) that went into the engine's battle by
+    paradrop and stood outside its side's deployment zone: where the replay shows it starting,
+    and why it could. Its force's name is its side's, as the battle page names them."""
+    scenario = {} if campaign_battle.battle is None else campaign_battle.battle.scenario
+    dropped: set[int] = set()
+    for side in scenario.get("sides", []):
+        zone = side.get("zone")
+        for placed in side.get("units", []):
+            pk = campaign_battle.engine_units.get(placed.get("id"))
+            if pk is None or not placed.get("paradrop") or not zone:
+                continue
+            if not Polygon(tuple(map(tuple, zone))).contains(tuple(placed["position"])):
+                dropped.add(pk)
+    return [
+        f"{unit.name} ({unit.force.name}), Airborne, went in by paradrop, outside its side's "
+        "deployment zone."
+        for unit in units
+        if unit.pk in dropped
+    ]
 
 
 def moved_since(

@@ -41,6 +41,7 @@ from campaign.pages.sides import (
     battle_winner,
     campaign_force_colours,
     moved_since,
+    paradropped,
     side_colours,
 )
 from campaign.pages.sight import fog_notice, units_seen_in_summary
@@ -141,6 +142,9 @@ def _battle_context(request: HttpRequest, viewer: Viewer, cb: CampaignBattle, **
         # How each unit's Orders went in: its own side's business, like its card.
         orders=orders_going_in(
             (u for side in sides for u in side.units if u.force_id in visible_forces), cb.orders
+        ),
+        paradropped=paradropped(
+            cb, (u for side in sides for u in side.units if u.force_id in visible_forces)
         ),
         table_units=[
             (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 
 import pytest
 
@@ -218,3 +219,10 @@ def test_an_airborne_unit_deploys_outside_its_sides_zone_by_paradrop(client, wor
     assert dropped["position"] == [12, 9] and dropped["paradrop"] is True
     # Only the Airborne unit paradrops: every other unit stands in its side's zone.
     assert [u for u in placed.values() if "paradrop" in u] == [dropped]
+    # The battle's page says where it started, and why it could.
+    page = unescape(client.get(_url("battle", world, battle.pk)).text)
+    assert (
+        f"{jumper.name} ({world.force.name}), Airborne, went in by paradrop, outside its side's "
+        "deployment zone." in page
+    )
+    assert "paradrop" not in client.get(_url("battle", world, world.engine_battle.pk)).text
