@@ -50,7 +50,12 @@ def unit_joins_rest(units: list[Unit], force: Force) -> str:
     names = and_words([s.label for s in ordered_specialties(needed)])
     its = "its" if len(units) == 1 else "their"
     if needed <= held:
-        return f"{text}, with the {names} specialty {its} card needs."
+        # What the card's specialty requires comes with it (Armor brings Mechanized): said too.
+        brought = [
+            s.label for s in ordered_specialties(with_requirements(needed)) if s not in needed
+        ]
+        then = f", and {and_words(brought)}, which {names} requires" if brought else ""
+        return f"{text}, with the {names} specialty {its} card needs{then}."
     return f"{text}. {card_lacks_text(needed, one=len(units) == 1)}"
 
 

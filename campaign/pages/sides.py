@@ -203,7 +203,7 @@ def battle_sides(
 def paradropped(campaign_battle: CampaignBattle, units: Iterable[Unit]) -> list[str]:
     """A sentence for each of ``units`` (in their order) that went into the engine's battle by
     paradrop and stood outside its side's deployment zone: where the replay shows it starting,
-    and why it could. Its force's name is its side's, as the battle page names them."""
+    and why it could."""
     scenario = {} if campaign_battle.battle is None else campaign_battle.battle.scenario
     dropped: set[int] = set()
     for side in scenario.get("sides", []):

@@ -46,7 +46,10 @@ def test_a_unit_raised_with_no_specialty_ticked_takes_the_one_its_card_needs(cli
     data = {"unit_type": tank.pk, "name": "Tusk", "quality": "average", "equipment": "adequate"}
     response = client.post(_url("unit-add", world, world.force.pk), data, follow=True)
     assert Unit.objects.get(name="Tusk").specialties == ["mechanized", "armor"]
-    assert "Tusk joins Red Company, with the Armor specialty its card needs." in response.text
+    assert (
+        "Tusk joins Red Company, with the Armor specialty its card needs, and Mechanized, which "
+        "Armor requires." in response.text
+    )
     medics = {**data, "name": "Medics", "specialties": ["medical"]}
     response = client.post(_url("unit-add", world, world.force.pk), medics, follow=True)
     assert Unit.objects.get(name="Medics").specialties == ["medical"]
