@@ -346,11 +346,13 @@ class SpecialtyRow:
 
 SPECIALTY_TABLE: dict[Specialty, SpecialtyRow] = {
     Specialty.INFANTRY: SpecialtyRow(
-        "Infantry", "Fights at its quality; a unit without Infantry fights as Raw."
+        "Infantry",
+        "Fights on foot at its quality. A unit with none of Infantry, Mechanized and Armor fights "
+        "as Raw, with Poor kit.",
     ),
     Specialty.MECHANIZED: SpecialtyRow(
         "Mechanized",
-        "Vehicles: mobility step 1 (Mobile bonus against Foot).",
+        "Vehicles: fights at its quality; mobility step 1 (Mobile bonus against Foot).",
         mobility=Mobility.MECHANIZED,
     ),
     Specialty.ARMOR: SpecialtyRow(
@@ -364,8 +366,8 @@ SPECIALTY_TABLE: dict[Specialty, SpecialtyRow] = {
     ),
     Specialty.AIRBORNE: SpecialtyRow(
         "Airborne",
-        "May be placed anywhere by paradrop: in a battle set up here, outside its side's "
-        "deployment zone too.",
+        "May be placed anywhere (paradrop): in a battle set up here it deploys outside its "
+        "side's deployment zone too.",
     ),
     Specialty.AMPHIBIOUS: SpecialtyRow(
         "Amphibious",
@@ -386,7 +388,9 @@ SPECIALTY_TABLE: dict[Specialty, SpecialtyRow] = {
         "Combat Engineering", "Builds facilities, and works faster at it."
     ),
     Specialty.MEDICAL: SpecialtyRow(
-        "Medical", "Heals Casualty hits within 24 hours of a battle, and Morale hits with rest."
+        "Medical",
+        "A Medical crew: saves its force's Casualty hits within 24 hours of a battle, and heals "
+        "Morale hits with what it has left.",
     ),
 }
 

@@ -1,11 +1,11 @@
-"""The BUCS quality ladder, as the rules card shows it."""
+"""The BUCS tables as the rules card shows them: the quality ladder, equipment, specialties."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from campaign.rules.experience import threshold
-from units.bucs import Quality, skill_shift
+from units.bucs import EQUIPMENT_TABLE, Equipment, Quality, skill_shift
 
 
 @dataclass(frozen=True)
@@ -30,3 +30,28 @@ class LadderStep:
 def quality_ladder() -> list[LadderStep]:
     """Raw to Legendary, with what each step means on the table and in the campaign."""
     return [LadderStep(q, threshold(q)) for q in Quality]
+
+
+@dataclass(frozen=True)
+class KitLine:
+    """One rating of the equipment table, as the rules card shows it."""
+
+    equipment: Equipment
+
+    @property
+    def does(self) -> str:
+        """What it does beyond its modifier, in words ("" for nothing). A heavy unit's extra
+        hit is left out: the copy does not say which unit is heavy, so no unit loses one."""
+        row = EQUIPMENT_TABLE[self.equipment]
+        if row.loses_mobility:
+            return (
+                "Mechanized and Armor units lose their mobility: in a fight they count as on foot."
+            )
+        if row.ignores_first_morale_hit:
+            return "Ignores its first Morale hit from a less well equipped enemy."
+        return ""
+
+
+def equipment_lines() -> list[KitLine]:
+    """Poor to Excellent."""
+    return [KitLine(e) for e in Equipment]

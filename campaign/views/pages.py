@@ -72,7 +72,7 @@ from campaign.pages.fights import (
 )
 from campaign.pages.finder import finder_statuses, unit_search
 from campaign.pages.forces import force_summaries, units_count_text
-from campaign.pages.ladder import quality_ladder
+from campaign.pages.ladder import equipment_lines, quality_ladder
 from campaign.pages.medics import (
     MEDICS_SPENT,
     forces_crews_idle,
@@ -122,7 +122,7 @@ from campaign.table_forms.engagements import QuickResolveForm
 from campaign.table_forms.orders import order_under_way_text
 from campaign.views._common import base_context, return_path
 from config.pagecache import cached_page, row_key
-from units.bucs import Equipment, Quality
+from units.bucs import Equipment, Quality, Specialty
 
 DASHBOARD = "campaign/dashboard.html"
 ROSTER_COLUMNS = (
@@ -655,7 +655,12 @@ def rules_card(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "campaign/rules_card.html",
-        {"ladder": quality_ladder(), "leader_death_morale_hits": LEADER_DEATH_MORALE_HITS},
+        {
+            "ladder": quality_ladder(),
+            "equipment": equipment_lines(),
+            "specialties": list(Specialty),
+            "leader_death_morale_hits": LEADER_DEATH_MORALE_HITS,
+        },
     )
 
 

@@ -7,6 +7,7 @@ in a player's plain words."""
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -17,7 +18,7 @@ from campaign.rules.bridge import went_in_text
 from campaign.services import unit_edit
 from tests.web.campaign_world import login
 from tests.web.test_campaign_pages_roster import _url, _words
-from units.bucs import Quality
+from units.bucs import Quality, Specialty
 
 pytestmark = pytest.mark.django_db
 
@@ -356,3 +357,35 @@ def test_a_unit_without_a_leader_is_never_said_to_assist_its_leader(client, worl
     block = card[card.index("<h2>BUCS at the table</h2>") : card.index("</section>")]
     assert "its leader" not in block
     assert " · assisting a character " in block
+
+
+def test_the_rules_card_says_what_each_rating_of_kit_and_each_specialty_does(client, world):
+    """A roster names each unit's equipment and specialties ("Excellent equipment · Mechanized,
+    Armor"): the rules card says what each does, from the BUCS tables the rules read, and the
+    roster's legend links there."""
+    card = unescape(login(client, world, "player").get(reverse("campaign:rules-card")).text)
+    minus = "\u2212"
+    lost = "Mechanized and Armor units lose their mobility: in a fight they count as on foot."
+    rows = {
+        "Poor": (f"{minus}4", lost),
+        "Barely Adequate": (f"{minus}2", lost),
+        "Adequate": ("0", "—"),
+        "Good": ("+2", "—"),
+        "Excellent": ("+4", "Ignores its first Morale hit from a less well equipped enemy."),
+    }
+    for kit, (modifier, does) in rows.items():
+        assert (
+            f'<tr><th scope="row">{kit}</th><td class="num">{modifier}</td><td>{does}</td></tr>'
+            in card
+        ), kit
+    # Nothing the campaign does not do: no unit is "heavy", so none loses an extra hit.
+    assert "heavy" not in card
+    for specialty in Specialty:
+        assert (
+            f'<dt id="specialty-{specialty.value}">{specialty.label}</dt><dd>{specialty.rule}</dd>'
+            in card
+        ), specialty
+    assert "in a battle set up here it deploys outside its side's deployment zone too" in card
+    roster = client.get(_url("force", world, world.force.pk)).text
+    for part in ("equipment", "specialties"):
+        assert f'href="{reverse("campaign:rules-card")}#{part}"' in roster
