@@ -17,7 +17,7 @@ from campaign.rules.experience import threshold
 from campaign.rules.recovery import awaiting_until, days_to_rally, medical_window_open
 from campaign.rules.state import Status, ordered_specialties
 from campaign.selectors.roster import campaign_now, force_roster
-from units.bucs import Equipment, Quality, fielded, kept_beyond_limit
+from units.bucs import Equipment, Quality, Specialty, fielded, kept_beyond_limit
 from units.cardtext import card_notes, stat_items, weapon_head, weapon_items
 from units.words import and_words
 
@@ -114,9 +114,14 @@ class RosterLine:
         return card_notes(self.card) if self.card else []
 
     @property
+    def held(self) -> tuple[Specialty, ...]:
+        """The unit's specialties, in the table's order."""
+        return ordered_specialties(self.unit.specialties)
+
+    @property
     def specialties(self) -> str:
         """The unit's specialties by their names in the rules, in the table's order."""
-        return ", ".join(s.label for s in ordered_specialties(self.unit.specialties))
+        return ", ".join(s.label for s in self.held)
 
     @property
     def beyond_limit(self) -> str:

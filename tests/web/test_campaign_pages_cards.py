@@ -389,3 +389,8 @@ def test_the_rules_card_says_what_each_rating_of_kit_and_each_specialty_does(cli
     roster = client.get(_url("force", world, world.force.pk)).text
     for part in ("equipment", "specialties"):
         assert f'href="{reverse("campaign:rules-card")}#{part}"' in roster
+    # A unit's page links its kit and each of its specialties to what they do.
+    page = client.get(_url("unit", world, world.unit.pk)).text
+    rules = reverse("campaign:rules-card")
+    assert f'<dt>Equipment</dt><dd><a href="{rules}#equipment">Adequate</a></dd>' in page
+    assert f'<dt>Specialties</dt><dd><a href="{rules}#specialty-infantry">Infantry</a>' in page
