@@ -45,7 +45,8 @@ class KitLine:
         row = EQUIPMENT_TABLE[self.equipment]
         if row.loses_mobility:
             return (
-                "Mechanized and Armor units lose their mobility: in a fight they count as on foot."
+                "Mechanized and Armor units lose their mobility: in an engagement they count as "
+                "on foot."
             )
         if row.ignores_first_morale_hit:
             return "Ignores its first Morale hit from a less well equipped enemy."

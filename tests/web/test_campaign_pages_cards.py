@@ -365,7 +365,7 @@ def test_the_rules_card_says_what_each_rating_of_kit_and_each_specialty_does(cli
     roster's legend links there."""
     card = unescape(login(client, world, "player").get(reverse("campaign:rules-card")).text)
     minus = "\u2212"
-    lost = "Mechanized and Armor units lose their mobility: in a fight they count as on foot."
+    lost = "Mechanized and Armor units lose their mobility: in an engagement they count as on foot."
     rows = {
         "Poor": (f"{minus}4", lost),
         "Barely Adequate": (f"{minus}2", lost),
