@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaign.rules.experience import threshold
-from units.bucs import EQUIPMENT_TABLE, Equipment, Quality, skill_shift
+from units.bucs import Equipment, Quality, skill_shift
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class KitLine:
     def does(self) -> str:
         """What it does beyond its modifier, in words ("" for nothing). A heavy unit's extra
         hit is left out: the copy does not say which unit is heavy, so no unit loses one."""
-        row = EQUIPMENT_TABLE[self.equipment]
+        row = self.equipment.row
         if row.loses_mobility:
             return (
                 "Mechanized and Armor units lose their mobility: in an engagement they count as "
