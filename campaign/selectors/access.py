@@ -52,6 +52,15 @@ def _still_held() -> tuple[Q, Q]:
     return Q(owner_id=F("campaign__gm_id")), Q(player__isnull=True)
 
 
+def characters_held(campaign: Campaign) -> dict[str, str]:
+    """Character name (unique in a campaign) → the invitee an invitation of ``campaign``
+    holds it for (`_still_held`: nobody plays it yet), for the GM's pages: they take it over on
+    joining."""
+    _, characters = _still_held()
+    held = campaign.characters.filter(characters, held_for__isnull=False)
+    return dict(held.values_list("name", "held_for__invitee"))
+
+
 def invitation_holds(invitation: Invitation) -> tuple[QuerySet[Force], QuerySet[Character]]:
     """What accepting ``invitation`` in a player's or a co-GM's role hands over (`_still_held`)."""
     forces, characters = _still_held()

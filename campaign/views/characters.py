@@ -19,6 +19,7 @@ from campaign.pages.done_words import rallied_text, trained_text
 from campaign.pages.finder import character_search
 from campaign.pages.timeline import clean_cursor
 from campaign.rules.characters import Feat, FeatRow, ordered_feats
+from campaign.selectors.access import characters_held
 from campaign.selectors.roster import campaign_characters, campaign_now
 from campaign.services import leader_attach, unit_train
 from campaign.services.characters import character_create, character_heal, character_rally
@@ -81,8 +82,15 @@ def characters_context(
     lines = campaign_characters(campaign=campaign)
     seen = [line for line in lines if _sees_character(viewer, line.player, line.unit)]
     found = character_search(seen, search=query.get("q", ""), page=clean_cursor(query.get("page")))
+    # The GM holds an import's characters for those invited until they join: said beside each.
+    taking_over = characters_held(campaign) if viewer.manages else {}
     characters = [
-        (line, ", ".join(f.label for f in ordered_feats(line.feats))) for line in found.lines
+        (
+            line,
+            ", ".join(f.label for f in ordered_feats(line.feats)),
+            "" if line.named_on_unit else taking_over.get(line.name, ""),
+        )
+        for line in found.lines
     ]
     entries = CharacterEntry.objects.filter(character__campaign=campaign)
     if viewer.others_sight != FULL:
@@ -95,7 +103,7 @@ def characters_context(
         characters=characters,
         found=found,
         forces_in_full=viewer.forces_in_full(),
-        named_on_unit=any(line.named_on_unit for line, _ in characters),
+        named_on_unit=any(line.named_on_unit for line, _, _ in characters),
         character_entries=entries.select_related("character").order_by("-id")[
             :CHARACTER_ENTRIES_SHOWN
         ],

@@ -228,9 +228,12 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
     attention, medics_context = medics_due_context(campaign, attention)
     # A player's units waiting on a battle's outcome wait on the GM: their list says so.
     held = [] if viewer.manages or not own else units_held_in_battles(campaign, own)
+    invitations = invitations_holding(campaign, mails=True) if viewer.manages else []
+    # The GM holds an import's forces for those invited until they join: said beside each.
+    taking_over = {force.pk: i.invitee for i in invitations for force in i.held}
     context = base_context(
         viewer,
-        forces=[(s, s.force.pk in full) for s in summaries],
+        forces=[(s, s.force.pk in full, taking_over.get(s.force.pk, "")) for s in summaries],
         # A player who has just joined plays nothing until the GM raises or gives them a force.
         no_force_yet=viewer.role == Membership.Role.PLAYER and not plays,
         forces_in_summary=len(full) < len(summaries),
@@ -298,7 +301,7 @@ def dashboard_context(viewer: Viewer, visit: Visit | None = None, **forms: Any) 
         context["member_remove_form"] = forms.get("member_remove_form") or MemberRemoveForm(
             campaign=campaign, members=members
         )
-        context["invitations"] = invitations_holding(campaign, mails=True)
+        context["invitations"] = invitations
         context["force_form"] = forms.get("force_form") or ForceForm(
             campaign=campaign, members=members
         )

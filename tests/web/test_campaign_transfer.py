@@ -373,6 +373,19 @@ def test_an_invitation_brings_only_what_accepting_it_hands_over(client, world, d
     brings = "the force Green Horde and the character Lt. Vey"
     dashboard = login(client, world, "gm").get(reverse("campaign:dashboard", args=[campaign.pk]))
     assert f"zed, as a player, who takes over {brings} on joining" in dashboard.text
+    # The GM's Forces table and Characters page say it beside what is held, and only that.
+    said = '<span class="small">(zed takes it over on joining)</span>'
+    rows = re.findall(r"<tr>(.*?)</tr>", dashboard.text, re.S)
+    assert [said in row for row in rows if "Green Horde</a>" in row] == [True]
+    assert [said in row for row in rows if "Grey Guard</a>" in row] == [False]
+    characters = client.get(reverse("campaign:characters", args=[campaign.pk])).text
+    rows = re.findall(r"<tr>(.*?)</tr>", characters, re.S)
+    assert [f"NPC {said}" in row for row in rows if "Lt. Vey" in row] == [True]
+    assert [said in row for row in rows if "Capt. Holt" in row] == [False]
+    # Whom an invitation is for is the GM's to know: a player's pages leave it out.
+    login(client, world, "player")
+    for page in ("campaign:dashboard", "campaign:characters"):
+        assert "takes it over on joining" not in client.get(reverse(page, args=[campaign.pk])).text
     client.force_login(zed)
     joining = client.get(reverse("campaign:join", args=[invitation.link_key]))
     assert f"When you join, you take over {brings}." in joining.text
