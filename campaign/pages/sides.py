@@ -207,13 +207,12 @@ def paradropped(campaign_battle: CampaignBattle, units: Iterable[Unit]) -> list[
     scenario = {} if campaign_battle.battle is None else campaign_battle.battle.scenario
     dropped: set[int] = set()
     for side in scenario.get("sides", []):
-        zone = side.get("zone")
+        if not side.get("zone"):
+            continue  # no zone: every unit deploys anywhere, dropped or not
+        inside = Polygon(tuple(map(tuple, side["zone"]))).contains
         for placed in side.get("units", []):
-            pk = campaign_battle.engine_units.get(placed.get("id"))
-            if pk is None or not placed.get("paradrop") or not zone:
-                continue
-            if not Polygon(tuple(map(tuple, zone))).contains(tuple(placed["position"])):
-                dropped.add(pk)
+            if placed.get("paradrop") and not inside(tuple(placed["position"])):
+                dropped.add(campaign_battle.engine_units.get(placed["id"]))
     return [
         f"{unit.name} ({unit.force.name}), Airborne, went in by paradrop, outside its side's "
         "deployment zone."

@@ -253,11 +253,7 @@ def _unit_colours(table, fought: dict[str, Unit], colours: dict[int, str]) -> di
     """Each drawn unit in its force's colour, except a colour both sides would wear: there the
     side's own colour tells friend from foe."""
     side_of = {mark.id: mark.side for mark in table.units}
-    colour = {
-        eid: colours[u.force_id]
-        for eid, u in fought.items()
-        if eid in side_of and u.force_id in colours
-    }
+    colour = {eid: colours[u.force_id] for eid, u in fought.items() if eid in side_of}
     worn: dict[str, set[str]] = {}
     for eid, c in colour.items():
         worn.setdefault(c, set()).add(side_of[eid])
